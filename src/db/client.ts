@@ -1,0 +1,73 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql, type SQL } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** One type for the embedded and the server database, and for a transaction of either. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** Applies the committed migrations. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres:// URL; when absent, the embedded database is used. */
+  url?: string;
+  /** Folder of the embedded database; `memory://` for an in-memory one. */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (opts.url) {
+    const client = postgres(opts.url, {
+      max: opts.poolSize ?? 10,
+      onnotice: () => {},
+      // numeric, date and timestamptz stay strings/Dates as drizzle expects.
+    });
+    const db = drizzlePostgres(client, { schema }) as unknown as Database;
+    return {
+      db,
+      kind: 'postgres',
+      migrate: () => migratePostgres(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  const client = await PGlite.create({ dataDir: opts.dataDir, extensions: { pg_trgm } });
+  return pgliteHandle(client);
+}
+
+export function pgliteHandle(client: PGlite): DatabaseHandle {
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return {
+    db,
+    kind: 'pglite',
+    migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: () => client.close(),
+  };
+}
+
+/**
+ * Runs raw SQL and returns its rows on both drivers (PGlite answers `{rows}`, postgres.js an array).
+ */
+export async function queryRows<T = Record<string, unknown>>(db: Database, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+export { sql };

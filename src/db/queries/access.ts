@@ -1,0 +1,64 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../client';
+import { apiKeys, memberRoles, members, roles, sessions } from '../schema';
+
+/** Looks up an API key by id alone: authentication does not know the organization yet. */
+export async function findApiKeyForAuth(db: Database, id: string) {
+  const [row] = await db
+    .select({
+      id: apiKeys.id,
+      organizationId: apiKeys.organizationId,
+      ownerMemberId: apiKeys.ownerMemberId,
+      secretHash: apiKeys.secretHash,
+      permissions: apiKeys.permissions,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      ownerActive: members.active,
+    })
+    .from(apiKeys)
+    .innerJoin(members, and(eq(members.organizationId, apiKeys.organizationId), eq(members.id, apiKeys.ownerMemberId)))
+    .where(eq(apiKeys.id, id));
+  return row;
+}
+
+/** Looks up a session by the hash of its token. */
+export async function findSessionForAuth(db: Database, tokenHash: string) {
+  const [row] = await db
+    .select({
+      id: sessions.id,
+      organizationId: sessions.organizationId,
+      memberId: sessions.memberId,
+      expiresAt: sessions.expiresAt,
+      revokedAt: sessions.revokedAt,
+      memberActive: members.active,
+    })
+    .from(sessions)
+    .innerJoin(members, and(eq(members.organizationId, sessions.organizationId), eq(members.id, sessions.memberId)))
+    .where(eq(sessions.tokenHash, tokenHash));
+  return row;
+}
+
+/** The union of the permissions of a member's roles. */
+export async function memberPermissions(db: Database, q: { organizationId: string; memberId: string }): Promise<string[]> {
+  const rows = await db
+    .select({ permissions: roles.permissions })
+    .from(memberRoles)
+    .innerJoin(roles, and(eq(roles.organizationId, memberRoles.organizationId), eq(roles.id, memberRoles.roleId)))
+    .where(and(eq(memberRoles.organizationId, q.organizationId), eq(memberRoles.memberId, q.memberId)));
+  return [...new Set(rows.flatMap((r) => r.permissions))];
+}
+
+/** Records use at most once a minute, so authentication does not write on every request. */
+export async function touchApiKey(db: Database, q: { organizationId: string; id: string; now: Date }) {
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: q.now })
+    .where(
+      and(
+        eq(apiKeys.organizationId, q.organizationId),
+        eq(apiKeys.id, q.id),
+        sql`(${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < ${q.now.toISOString()}::timestamptz - interval '1 minute')`,
+      ),
+    );
+}

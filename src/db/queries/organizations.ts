@@ -1,0 +1,8 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../client';
+import { organizations } from '../schema';
+
+export async function findOrganization(db: Database, q: { organizationId: string }) {
+  const [row] = await db.select().from(organizations).where(eq(organizations.id, q.organizationId));
+  return row;
+}

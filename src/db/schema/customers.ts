@@ -1,0 +1,76 @@
+import {
+  boolean,
+  date,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { organizations } from './organizations';
+
+export interface PostalAddress {
+  line1?: string;
+  line2?: string;
+  city?: string;
+  postcode?: string;
+  state?: string;
+}
+
+export const customers = pgTable(
+  'customers',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    id: uuid('id').notNull().defaultRandom(),
+    code: text('code').notNull(),
+    legalName: text('legal_name').notNull(),
+    partyKind: text('party_kind', { enum: ['organization', 'individual'] }).notNull(),
+    address: jsonb('address').$type<PostalAddress>().notNull().default({}),
+    countryCode: text('country_code').notNull().default('MY'),
+    currency: text('currency').notNull(),
+    paymentTermsDays: integer('payment_terms_days').notNull().default(30),
+    isActive: boolean('is_active').notNull().default(true),
+    revision: integer('revision').notNull().default(1),
+    customFields: jsonb('custom_fields').$type<Record<string, string>>().notNull().default({}),
+    defaultRevenueAccountId: uuid('default_revenue_account_id'),
+    defaultTaxCodeId: uuid('default_tax_code_id'),
+    email: text('email'),
+    phone: text('phone'),
+    registrationNo: text('registration_no'),
+    registrationType: text('registration_type', { enum: ['brn', 'nric', 'passport', 'army'] }),
+    sstRegistrationNo: text('sst_registration_no'),
+    tin: text('tin'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('customers_org_code').on(t.organizationId, t.code),
+  ],
+);
+
+/**
+ * The counterparty map: a customer of this organization that is (for a dated period) another
+ * company of a group the organization belongs to. `is_group_company` is decided from it as at the
+ * organization's today, never stored on the customer.
+ */
+export const counterpartyMappings = pgTable(
+  'counterparty_mappings',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    id: uuid('id').notNull().defaultRandom(),
+    customerId: uuid('customer_id').notNull(),
+    companyOrganizationId: uuid('company_organization_id').notNull().references(() => organizations.id),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    validTo: date('valid_to', { mode: 'string' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index('counterparty_mappings_customer_idx').on(t.organizationId, t.customerId),
+    foreignKey({ columns: [t.organizationId, t.customerId], foreignColumns: [customers.organizationId, customers.id] }),
+  ],
+);

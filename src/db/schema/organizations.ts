@@ -1,0 +1,140 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  foreignKey,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/** The seller identity printed on e-invoices (MyInvois supplier fields). */
+export interface SellerIdentity {
+  name?: string | null;
+  tin?: string | null;
+  registration_no?: string | null;
+  sst_no?: string | null;
+  msic?: string | null;
+  address?: {
+    line1?: string | null;
+    line2?: string | null;
+    city?: string | null;
+    postcode?: string | null;
+    state?: string | null;
+    country_code?: string | null;
+  } | null;
+}
+
+export const organizations = pgTable('organizations', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  baseCurrency: text('base_currency').notNull().default('MYR'),
+  timeZone: text('time_zone').notNull().default('Asia/Kuala_Lumpur'),
+  recordLanguages: text('record_languages').array().notNull().default(sql`ARRAY['en','ms']::text[]`),
+  seller: jsonb('seller').$type<SellerIdentity>().notNull().default({}),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A group of companies (organizations) consolidated together. Not a tenant table: it links
+ * organizations, and only the counterparty map of an organization reads it.
+ */
+export const companyGroups = pgTable('company_groups', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+});
+
+export const companyGroupMembers = pgTable(
+  'company_group_members',
+  {
+    groupId: uuid('group_id').notNull().references(() => companyGroups.id),
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.organizationId] })],
+);
+
+export const members = pgTable(
+  'members',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    id: uuid('id').notNull().defaultRandom(),
+    name: text('name').notNull(),
+    email: text('email'),
+    active: boolean('active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] }), uniqueIndex('members_id_key').on(t.id)],
+);
+
+/** A named set of permissions of one organization. */
+export const roles = pgTable(
+  'roles',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    id: uuid('id').notNull().defaultRandom(),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    permissions: text('permissions').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] }), uniqueIndex('roles_org_key').on(t.organizationId, t.key)],
+);
+
+export const memberRoles = pgTable(
+  'member_roles',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    memberId: uuid('member_id').notNull(),
+    roleId: uuid('role_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.memberId, t.roleId] }),
+    foreignKey({ columns: [t.organizationId, t.memberId], foreignColumns: [members.organizationId, members.id] }),
+    foreignKey({ columns: [t.organizationId, t.roleId], foreignColumns: [roles.organizationId, roles.id] }),
+  ],
+);
+
+/** API keys: the token is `fk_<id>_<secret>`; only SHA-256 of the secret is kept. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    id: uuid('id').notNull().defaultRandom(),
+    ownerMemberId: uuid('owner_member_id').notNull(),
+    name: text('name').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    permissions: text('permissions').array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('api_keys_id_key').on(t.id),
+    foreignKey({ columns: [t.organizationId, t.ownerMemberId], foreignColumns: [members.organizationId, members.id] }),
+  ],
+);
+
+/** Sessions of people: bearer `fs_<random>`; only SHA-256 of the token is kept. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    id: uuid('id').notNull().defaultRandom(),
+    memberId: uuid('member_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+    index('sessions_member_idx').on(t.organizationId, t.memberId),
+    foreignKey({ columns: [t.organizationId, t.memberId], foreignColumns: [members.organizationId, members.id] }),
+  ],
+);

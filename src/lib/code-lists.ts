@@ -1,0 +1,129 @@
+/**
+ * Code lists used to validate MyInvois documents (classification codes,
+ * currencies, units of measure, state codes, tax types).
+ *
+ * The lists live as JSON under `data/` (each file is
+ * `{ "source": "...", "entries": [...] }`) and are read once at import time
+ * with readFileSync relative to this module, which works the same under tsx,
+ * vitest and plain node. Each file is checked against a zod schema on load,
+ * so a damaged file fails at start-up rather than giving wrong answers later.
+ *
+ * All lookups are exact and case-sensitive: the official codes are
+ * upper-case ("MYR", "KGM") or digits ("022", "01"), and that is what
+ * MyInvois expects on the wire.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+export interface ClassificationCode {
+  code: string;
+  description: string;
+}
+
+export interface Currency {
+  code: string;
+  name: string;
+  /** ISO 4217 minor unit: number of decimal places of an amount (MYR 2, JPY 0, KWD 3). */
+  minor_units: number;
+}
+
+export interface UnitCode {
+  code: string;
+  name: string;
+}
+
+export interface StateCode {
+  code: string;
+  name: string;
+}
+
+export interface TaxType {
+  code: string;
+  description: string;
+}
+
+export interface CodeList<T> {
+  /** Where the list comes from (official source and version/date). */
+  readonly source: string;
+  /** Frozen entries, in file order. */
+  readonly entries: readonly Readonly<T>[];
+}
+
+function loadList<S extends z.ZodType>(file: string, entry: S): CodeList<z.infer<S>> {
+  const url = new URL(`../../data/${file}`, import.meta.url);
+  const parsed = z
+    .object({ source: z.string().min(1), entries: z.array(entry).min(1) })
+    .safeParse(JSON.parse(readFileSync(url, 'utf8')));
+  if (!parsed.success) {
+    throw new Error(`data/${file} is not a valid code list: ${parsed.error.message}`);
+  }
+  const codes = new Set<string>();
+  for (const e of parsed.data.entries as { code: string }[]) {
+    if (codes.has(e.code)) throw new Error(`data/${file}: duplicate code ${e.code}`);
+    codes.add(e.code);
+  }
+  return Object.freeze({
+    source: parsed.data.source,
+    entries: Object.freeze(parsed.data.entries.map((e) => Object.freeze(e))),
+  });
+}
+
+export const classificationCodes: CodeList<ClassificationCode> = loadList(
+  'classification-codes.json',
+  z.object({ code: z.string().regex(/^\d{3}$/), description: z.string().min(1) }),
+);
+
+export const currencies: CodeList<Currency> = loadList(
+  'currencies.json',
+  z.object({
+    code: z.string().regex(/^[A-Z]{3}$/),
+    name: z.string().min(1),
+    minor_units: z.number().int().min(0).max(4),
+  }),
+);
+
+export const unitCodes: CodeList<UnitCode> = loadList(
+  'unit-codes.json',
+  z.object({ code: z.string().regex(/^[A-Z0-9]{2,3}$/), name: z.string().min(1) }),
+);
+
+export const stateCodes: CodeList<StateCode> = loadList(
+  'state-codes.json',
+  z.object({ code: z.string().regex(/^\d{2}$/), name: z.string().min(1) }),
+);
+
+export const taxTypes: CodeList<TaxType> = loadList(
+  'tax-types.json',
+  z.object({ code: z.string().regex(/^(\d{2}|E)$/), description: z.string().min(1) }),
+);
+
+const classificationSet: ReadonlySet<string> = new Set(classificationCodes.entries.map((e) => e.code));
+const currencyMap: ReadonlyMap<string, Currency> = new Map(currencies.entries.map((e) => [e.code, e]));
+const unitSet: ReadonlySet<string> = new Set(unitCodes.entries.map((e) => e.code));
+const stateSet: ReadonlySet<string> = new Set(stateCodes.entries.map((e) => e.code));
+const taxTypeSet: ReadonlySet<string> = new Set(taxTypes.entries.map((e) => e.code));
+
+export function isClassificationCode(code: string): boolean {
+  return classificationSet.has(code);
+}
+
+export function isCurrency(code: string): boolean {
+  return currencyMap.has(code);
+}
+
+/** ISO 4217 minor units of `code`, or undefined when the currency is not in the list. */
+export function currencyMinorUnits(code: string): number | undefined {
+  return currencyMap.get(code)?.minor_units;
+}
+
+export function isUnitCode(code: string): boolean {
+  return unitSet.has(code);
+}
+
+export function isStateCode(code: string): boolean {
+  return stateSet.has(code);
+}
+
+export function isTaxType(code: string): boolean {
+  return taxTypeSet.has(code);
+}

@@ -1,0 +1,127 @@
+import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+
+/** A field at fault: a JSON Pointer into the request body, or `/query/<name>`, `/path/<name>`, `/headers/<name>`. */
+export interface FieldError {
+  pointer: string;
+  detail: string;
+}
+
+interface CatalogueEntry {
+  status: number;
+  title: string;
+}
+
+/**
+ * Every stable code a caller can branch on. Handlers and services throw a code; the edge renders
+ * it (problem+json on /v1, `error.data.problem` on tRPC).
+ */
+export const ERROR_CATALOGUE = {
+  // 400: the request is not a single JSON object of the endpoint's shape.
+  invalid_request: { status: 400, title: 'The request is malformed' },
+  // 401: no, malformed, unknown, revoked or expired credentials; session of an inactive member.
+  unauthenticated: { status: 401, title: 'Not authenticated' },
+  // 403: authenticated, but the permission the operation needs is not held.
+  forbidden: { status: 403, title: 'Permission denied' },
+  // 404: no such record in this organization (another organization's record answers the same).
+  not_found: { status: 404, title: 'Not found' },
+  // 405: the path exists but not with this method.
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  // 409: the record is in a state that does not allow this.
+  conflict: { status: 409, title: 'Conflict with the current state' },
+  // 409: If-Match carried a revision that is no longer current (RFC 9110 would say 412).
+  revision_mismatch: { status: 409, title: 'The record has changed since you read it' },
+  // 409: the same Idempotency-Key was used for a different request.
+  idempotency_key_reused: { status: 409, title: 'Idempotency key reused for a different request' },
+  // 409: the first request with this Idempotency-Key is still running.
+  idempotency_in_progress: { status: 409, title: 'A request with this idempotency key is in progress' },
+  // 409: an attached document already backs another record.
+  document_bound_elsewhere: { status: 409, title: 'Document is attached to another record' },
+  // 413: the body is larger than the endpoint accepts.
+  payload_too_large: { status: 413, title: 'Request body too large' },
+  // 415: the body is not of a media type the endpoint accepts.
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  // 422: well-formed but refused by a rule.
+  validation: { status: 422, title: 'Validation failed' },
+  // 422: a write with an API key without an Idempotency-Key, or one longer than 255 characters.
+  idempotency_key_required: { status: 422, title: 'Idempotency-Key header required' },
+  // 422: an attachment id that is not a document the caller uploaded.
+  document_not_yours: { status: 422, title: 'Document was uploaded by someone else' },
+  // 422: an attachment id that names no document of this organization.
+  document_unknown: { status: 422, title: 'Unknown document' },
+  // 422: a custom field value refused by its active definition.
+  custom_field_invalid: { status: 422, title: 'Custom field value refused' },
+  // 422: the sole-owner exception was taken with a blank reason.
+  sole_owner_reason_required: { status: 422, title: 'A reason is required for the sole-owner exception' },
+  // 429: a rate limit was reached; Retry-After says when to retry.
+  rate_limited: { status: 429, title: 'Too many requests' },
+  // 500: a fault of the service; instance carries the request id.
+  internal: { status: 500, title: 'Internal server error' },
+  // 503: a dependency (the database) is not available.
+  unavailable: { status: 503, title: 'Service unavailable' },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+export interface AppErrorOptions {
+  detail?: string;
+  errors?: FieldError[];
+  /** Response headers the refusal needs (Retry-After). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/**
+ * The one error type of the service. It extends TRPCError (and keeps its name) so that tRPC and
+ * trpc-to-openapi pass it through with its status instead of turning it into a 500.
+ */
+export class AppError extends TRPCError {
+  readonly appCode: ErrorCode;
+  readonly status: number;
+  readonly detail: string | undefined;
+  readonly fieldErrors: FieldError[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, opts: AppErrorOptions = {}) {
+    const entry = ERROR_CATALOGUE[code];
+    super({
+      code: TRPC_CODE_BY_STATUS[entry.status] ?? 'INTERNAL_SERVER_ERROR',
+      message: opts.detail ?? entry.title,
+      cause: opts.cause,
+    });
+    this.name = 'TRPCError';
+    this.appCode = code;
+    this.status = entry.status;
+    this.detail = opts.detail;
+    this.fieldErrors = opts.errors;
+    this.headers = opts.headers;
+  }
+}
+
+/** Shorthand for a 422 `validation` refusal naming one field. */
+export function validationError(pointer: string, detail: string): AppError {
+  return new AppError('validation', { detail: `${pointerLabel(pointer)}: ${detail}`, errors: [{ pointer, detail }] });
+}
+
+export function pointerLabel(pointer: string): string {
+  return pointer.replace(/^\//, '').replace(/\//g, '.') || '(body)';
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}

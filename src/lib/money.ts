@@ -1,0 +1,105 @@
+/**
+ * Decimal money helpers.
+ *
+ * Amounts and rates travel as decimal strings ("12.50", "4.4712") and are
+ * computed with decimal.js, never with JS numbers. `Dec` is a dedicated
+ * decimal.js constructor (40 significant digits, ROUND_HALF_UP) so that
+ * changing the global Decimal settings elsewhere cannot change our results.
+ *
+ * Rounding rule: half away from zero (decimal.js ROUND_HALF_UP rounds ties
+ * away from zero: 0.125 -> 0.13, -0.125 -> -0.13) to the currency's ISO 4217
+ * minor units.
+ */
+import Decimal from 'decimal.js';
+import { z } from 'zod';
+import { currencyMinorUnits } from './code-lists';
+
+export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+/** Instance type of `Dec` (the same class shape as decimal.js `Decimal`). */
+export type Dec = Decimal;
+
+/** A value accepted where a decimal is expected: a Decimal or a decimal string. */
+export type DecimalLike = Decimal | string;
+
+/** Accepted shape of decimal strings: optional minus, digits, optional fraction. No exponent, no "+", no ".5". */
+export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
+
+export const DECIMAL_MESSAGE = 'must be a decimal string such as "12.50"';
+
+/** zod schema for a decimal string (see DECIMAL_PATTERN). */
+export function decimalString() {
+  return z.string().regex(DECIMAL_PATTERN, DECIMAL_MESSAGE);
+}
+
+export class UnknownCurrencyError extends Error {
+  constructor(readonly currency: string) {
+    super(`unknown currency: ${currency}`);
+    this.name = 'UnknownCurrencyError';
+  }
+}
+
+/** Minor units of `currency`; throws UnknownCurrencyError when it is not in data/currencies.json. */
+export function minorUnits(currency: string): number {
+  const mu = currencyMinorUnits(currency);
+  if (mu === undefined) throw new UnknownCurrencyError(currency);
+  return mu;
+}
+
+/** Parse a decimal string or copy a Decimal into a `Dec` instance. */
+export function toDec(value: DecimalLike): Decimal {
+  return new Dec(value);
+}
+
+/** Turn -0 into 0 so no "-0.00" can ever be produced. */
+function noNegativeZero(d: Decimal): Decimal {
+  return d.isZero() ? new Dec(0) : d;
+}
+
+/**
+ * Round to the currency's minor units, half away from zero.
+ * Throws UnknownCurrencyError for a currency not in the list.
+ */
+export function roundAmount(value: DecimalLike, currency: string): Decimal {
+  const mu = minorUnits(currency);
+  return noNegativeZero(new Dec(value).toDecimalPlaces(mu, Decimal.ROUND_HALF_UP));
+}
+
+/**
+ * Format an amount with exactly the currency's minor units, in plain notation
+ * (never an exponent): ("379.6", "MYR") -> "379.60", ("5997", "JPY") -> "5997".
+ * The value is rounded (half away from zero) first.
+ */
+export function formatAmount(value: DecimalLike, currency: string): string {
+  return roundAmount(value, currency).toFixed(minorUnits(currency));
+}
+
+/**
+ * Format a rate (tax rate, fx rate) as a plain decimal without trailing zeros
+ * and without exponent: "8.0000" -> "8", "4.47120" -> "4.4712", "-0" -> "0".
+ */
+export function formatRate(value: DecimalLike): string {
+  // decimal.js keeps no trailing zeros, and toFixed() without an argument
+  // never uses exponential notation.
+  return noNegativeZero(new Dec(value)).toFixed();
+}
+
+/** Number of fractional digits in a decimal string: "12.50" -> 2, "7" -> 0. */
+export function places(str: string): number {
+  const dot = str.indexOf('.');
+  return dot === -1 ? 0 : str.length - dot - 1;
+}
+
+/**
+ * True when `str` is a decimal string with at most the currency's minor units
+ * ("12.5" and "12.50" pass for MYR, "12.505" does not; "12.5" fails for JPY).
+ * False for an unknown currency.
+ */
+export function checkAmountPlaces(str: string, currency: string): boolean {
+  const mu = currencyMinorUnits(currency);
+  return mu !== undefined && DECIMAL_PATTERN.test(str) && places(str) <= mu;
+}
+
+/** True when `str` is a decimal string with at most `maxPlaces` fractional digits. */
+export function checkRatePlaces(str: string, maxPlaces = 10): boolean {
+  return DECIMAL_PATTERN.test(str) && places(str) <= maxPlaces;
+}

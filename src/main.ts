@@ -1,0 +1,56 @@
+import { pino } from 'pino';
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { isDatabaseEmpty } from './db/queries/bootstrap';
+import { seedDemo } from './services/demo/seed-demo';
+import { buildServer } from './server';
+import './services/register';
+
+async function main() {
+  const config = loadConfig();
+  const log = pino({ level: config.LOG_LEVEL });
+  const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE });
+  await handle.migrate();
+  const deps = { db: handle.db, dbKind: handle.kind, config, log, now: () => new Date() };
+
+  let demoKey: string | undefined;
+  let demoCustomer: string | undefined;
+  if (config.SEED_DEMO === 'true' && (await isDatabaseEmpty(handle.db))) {
+    const demo = await handle.db.transaction((tx) => seedDemo(tx as never, new Date()));
+    const org = demo.organizations[0];
+    demoKey = org?.members.find((m) => m.role === 'owner')?.api_key;
+    demoCustomer = org?.customers[0]?.id;
+    log.info('seeded the demo data set (npm run admin -- demo --json adds another)');
+  }
+
+  const app = await buildServer(deps, { logger: true });
+  const shutdown = async (signal: string) => {
+    log.info({ signal }, 'shutting down');
+    await app.close();
+    await handle.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const base = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
+  const lines = [
+    '',
+    `  Finance API listening on ${base}  (database: ${handle.kind}${handle.kind === 'pglite' ? ` in ${config.DATA_DIR}` : ''})`,
+    `  REST:     ${base}/v1   OpenAPI: ${base}/v1/openapi.json`,
+    `  Docs:     ${base}/docs`,
+  ];
+  if (demoKey) {
+    lines.push(`  Demo API key (owner of Acme Trading Sdn Bhd): ${demoKey}`);
+    lines.push(`  Try:      curl -H "Authorization: Bearer ${demoKey}" ${base}/v1/receivables/customers/${demoCustomer}`);
+  } else {
+    lines.push('  Existing database: issue a key with `npm run admin -- demo --json` or `npm run admin -- key create ...`');
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,73 @@
+import type { FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppDeps } from '../deps';
+import type { Database } from '../db/client';
+import type { Principal } from '../services/access/principal';
+
+/**
+ * What a procedure may set on the answer. Middlewares create new ctx objects, so this one mutable
+ * container is shared by reference and copied onto the response by each adapter's responseMeta.
+ */
+export interface ResponseOut {
+  status?: number;
+  headers: Record<string, string>;
+}
+
+export interface RequestInfo {
+  /** Raw `Authorization` header value. */
+  authorization?: string;
+  /** Raw `Idempotency-Key` header value. */
+  idempotencyKey?: string;
+  /** Raw `If-Match` header value. */
+  ifMatch?: string;
+  ip: string;
+  requestId: string;
+  transport: 'rest' | 'trpc' | 'in-process';
+}
+
+export interface Context extends RequestInfo {
+  deps: AppDeps;
+  /** The database handle of this step: the pool, or the write's transaction inside writes. */
+  db: Database;
+  out: ResponseOut;
+  log: Logger;
+}
+
+export interface AuthedContext extends Context {
+  principal: Principal;
+}
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+export function createContextFactory(deps: AppDeps, transport: 'rest' | 'trpc') {
+  return ({ req }: { req: FastifyRequest }): Context => ({
+    deps,
+    db: deps.db,
+    authorization: header(req, 'authorization'),
+    idempotencyKey: header(req, 'idempotency-key'),
+    ifMatch: header(req, 'if-match'),
+    ip: req.ip,
+    requestId: String(req.id),
+    transport,
+    out: { headers: {} },
+    log: req.log as unknown as Logger,
+  });
+}
+
+/** Context for in-process callers (createCaller): same pipeline, no HTTP. */
+export function createInProcessContext(deps: AppDeps, info: Partial<RequestInfo> = {}): Context {
+  const requestId = info.requestId ?? crypto.randomUUID();
+  return {
+    deps,
+    db: deps.db,
+    ip: '127.0.0.1',
+    transport: 'in-process',
+    ...info,
+    requestId,
+    out: { headers: {} },
+    log: deps.log.child({ requestId }),
+  };
+}

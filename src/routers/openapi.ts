@@ -1,0 +1,141 @@
+import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { ERROR_CATALOGUE } from '../lib/errors';
+import { appRouter } from './app';
+import type { Meta } from './trpc';
+
+type Json = Record<string, any>;
+
+export const API_VERSION = '1.0.0';
+
+/** Which error statuses each operation can answer, beyond the ones every authenticated operation has. */
+function errorStatuses(method: string, path: string): number[] {
+  const statuses = [400, 401, 403, 429, 500];
+  if (path.includes('{')) statuses.push(404);
+  if (method === 'post' || method === 'put' || method === 'patch' || method === 'delete') statuses.push(409, 413, 415, 422);
+  else statuses.push(422);
+  return [...new Set(statuses)].sort();
+}
+
+const STATUS_DESCRIPTIONS: Record<number, string> = {
+  400: 'The request is not of the operation\'s shape: malformed JSON, wrong type, malformed id, date or decimal, or a field the operation does not accept.',
+  401: 'Not authenticated: missing, malformed, unknown, revoked or expired credentials, or a session no longer valid.',
+  403: 'The caller does not hold the permission the operation needs.',
+  404: 'No such record in this organization.',
+  409: 'Conflict: idempotency key reused or in progress, the record is in another state, a document is bound elsewhere, or a stale revision.',
+  413: 'The request body is too large.',
+  415: 'The request body is not application/json.',
+  422: 'Well-formed but refused by a rule; `code` says which.',
+  429: 'A rate limit was reached; retry after Retry-After seconds.',
+  500: 'A fault of the service; `instance` carries the request id to quote.',
+};
+
+function procedureMetas(): Map<string, Meta> {
+  const out = new Map<string, Meta>();
+  for (const procedure of Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)) {
+    const meta = procedure._def.meta;
+    if (meta?.openapi) out.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, meta);
+  }
+  return out;
+}
+
+const problemSchema = {
+  type: 'object',
+  description: 'RFC 9457 problem details. `code` is the stable refusal code to branch on.',
+  required: ['type', 'title', 'status'],
+  properties: {
+    type: { type: 'string', description: 'URI of the problem type, /problems/<code>' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
+    instance: { type: 'string', description: 'The request path; for a 500, the request id' },
+    request_id: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['pointer', 'detail'],
+        properties: {
+          pointer: { type: 'string', description: 'JSON Pointer into the body, or /query/<name>, /path/<name>, /headers/<name>' },
+          detail: { type: 'string' },
+        },
+      },
+    },
+  },
+};
+
+const headerDefs: Json = {
+  ETag: { description: "The record's revision, quoted", schema: { type: 'string', example: '"1"' } },
+  Location: { description: 'Address of the created record', schema: { type: 'string' } },
+  'X-Request-Id': { description: 'Id of this request, to quote when reporting a problem', schema: { type: 'string' } },
+  'RateLimit-Limit': { description: 'Requests allowed in the current window of the tightest limit', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in that window', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until that window resets', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+  'Idempotent-Replayed': { description: 'true when the answer is the replay of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+};
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/**
+ * The document trpc-to-openapi generates, corrected to tell the truth: real success statuses,
+ * problem+json for every error status, bearer security, and the response headers we send.
+ */
+export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): OpenAPIObject {
+  const doc = generateOpenApiDocument(appRouter, {
+    title: 'Receivables and Expense Claims API',
+    version: API_VERSION,
+    description:
+      'Multi-tenant finance API for Malaysian organizations: receivables shaped for LHDN MyInvois, and expense claims. ' +
+      'Amounts travel as decimal strings. Errors are application/problem+json. Writes made with an API key need an Idempotency-Key.',
+    baseUrl: opts.serverUrl ?? '/v1',
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'An API key (fk_...) or a session token (fs_...)' },
+    },
+  }) as Json;
+
+  doc.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
+  doc.components ??= {};
+  doc.components.schemas ??= {};
+  doc.components.schemas.Problem = problemSchema;
+  doc.components.headers = headerDefs;
+  doc.components.responses = Object.fromEntries(
+    Object.entries(STATUS_DESCRIPTIONS).map(([status, description]) => [
+      `Problem${status}`,
+      {
+        description,
+        headers: {
+          'X-Request-Id': ref('headers', 'X-Request-Id'),
+          ...(status === '429' ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
+          ...(status === '409' ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
+        },
+        content: { 'application/problem+json': { schema: ref('schemas', 'Problem') } },
+      },
+    ]),
+  );
+
+  const metas = procedureMetas();
+  for (const [path, item] of Object.entries(doc.paths ?? {}) as [string, Json][]) {
+    for (const [method, op] of Object.entries(item) as [string, Json][]) {
+      const meta = metas.get(`${method} ${path}`);
+      const status = String(meta?.successStatus ?? 200);
+      const success = op.responses?.['200'] ?? { description: 'Success' };
+      const headers: Json = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
+      if (op.security) {
+        headers['RateLimit-Limit'] = ref('headers', 'RateLimit-Limit');
+        headers['RateLimit-Remaining'] = ref('headers', 'RateLimit-Remaining');
+        headers['RateLimit-Reset'] = ref('headers', 'RateLimit-Reset');
+      }
+      const schemaRef = success.content?.['application/json']?.schema;
+      const returnsRecord = Boolean(schemaRef?.$ref) && !/List/i.test(String(schemaRef?.$ref));
+      if (returnsRecord || path.includes('{')) headers.ETag = ref('headers', 'ETag');
+      if (status === '201') headers.Location = ref('headers', 'Location');
+      if (method === 'post') headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+      const responses: Json = { [status]: { ...success, description: status === '201' ? 'Created' : 'Success', headers } };
+      for (const s of errorStatuses(method, path)) responses[String(s)] = ref('responses', `Problem${s}`);
+      op.responses = responses;
+      if (!op.operationId) op.operationId = `${method}${path.replace(/[^a-zA-Z0-9]+/g, '_')}`;
+    }
+  }
+  return doc as OpenAPIObject;
+}

@@ -1,0 +1,24 @@
+import { getCustomer } from '../../../services/receivables/customers';
+import { setEtag } from '../../http';
+import { readProcedure } from '../../procedures';
+import { idInput } from '../../schemas';
+import { customerSchema } from './schemas';
+
+export const getCustomerProcedure = readProcedure('receivables.customer.read')
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/receivables/customers/{id}',
+      summary: 'Read a customer',
+      description: 'Answers the customer with its revision in the ETag header. Permission: receivables.customer.read.',
+      tags: ['Customers'],
+      protect: true,
+    },
+  })
+  .input(idInput)
+  .output(customerSchema)
+  .query(async ({ ctx, input }) => {
+    const customer = await getCustomer(ctx.db, ctx.principal, input.id, ctx.deps.now());
+    setEtag(ctx, customer.revision);
+    return customer;
+  });

@@ -1,0 +1,171 @@
+import fastifyApiReference from '@scalar/fastify-api-reference';
+import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
+import type { AppDeps } from './deps';
+import { queryRows, sql } from './db/client';
+import { ERROR_CATALOGUE, type ErrorCode } from './lib/errors';
+import { problemForCode, type Problem } from './lib/problem';
+import { appRouter } from './routers/app';
+import './services/register';
+import { createContextFactory, type Context } from './routers/context';
+import { buildOpenApiDocument } from './routers/openapi';
+
+const BODY_LIMIT = 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The URL as the client sent it (the REST adapter rewrites `raw.url`). */
+    originalPath?: string;
+  }
+}
+
+/** Copies what procedures set on `ctx.out` onto the answer, and error statuses from the problem. */
+function responseMeta(opts: { ctx?: Context; errors: readonly { cause?: unknown }[] } & Record<string, unknown>) {
+  const headers: Record<string, string> = { ...(opts.ctx?.out.headers ?? {}) };
+  const error = opts.errors[0] as (Error & { status?: number; headers?: Record<string, string> }) | undefined;
+  if (error) {
+    // Only headers that belong to a refusal survive an error (no ETag of a record that was not written).
+    const refusalHeaders = Object.fromEntries(Object.entries(headers).filter(([k]) => /^(ratelimit-|retry-after)/i.test(k)));
+    return { status: error.status, headers: { ...refusalHeaders, ...(error.headers ?? {}) } };
+  }
+  return { status: opts.ctx?.out.status ?? 200, headers };
+}
+
+function problemBody(req: FastifyRequest, status: number, problem: Problem | undefined): Problem {
+  const base = problem ?? problemForCode(codeForStatus(status));
+  const instance = status >= 500 ? `urn:request:${req.id}` : (req.originalPath ?? req.url);
+  return { ...base, status: base.status ?? status, instance, request_id: String(req.id) };
+}
+
+function codeForStatus(status: number): ErrorCode {
+  const found = (Object.entries(ERROR_CATALOGUE) as [ErrorCode, { status: number }][]).find(([, e]) => e.status === status);
+  return found?.[0] ?? 'internal';
+}
+
+/** fastify's own refusals (malformed JSON, empty body, media type, size) rendered as problems. */
+function fastifyErrorProblem(error: { code?: string; statusCode?: number; message: string }): Problem {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return problemForCode('unsupported_media_type', 'Send the body as application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return problemForCode('invalid_request', 'The request body is missing (send a JSON object)');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return problemForCode('invalid_request', 'The request body is not valid JSON');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return problemForCode('payload_too_large', `The request body is larger than ${BODY_LIMIT} bytes`);
+    default:
+      if (error.statusCode === 400 || (error as { name?: string }).name === 'SyntaxError') {
+        return problemForCode('invalid_request', 'The request body is not valid JSON');
+      }
+      if (error.statusCode && error.statusCode < 500) return problemForCode(codeForStatus(error.statusCode), error.message);
+      return problemForCode('internal');
+  }
+}
+
+function sendProblem(req: FastifyRequest, reply: FastifyReply, problem: Problem) {
+  return reply
+    .code(problem.status)
+    .header('content-type', 'application/problem+json; charset=utf-8')
+    .send(problemBody(req, problem.status, problem));
+}
+
+/** The REST facade: the documented procedures under /v1, every error as application/problem+json. */
+async function restFacade(app: FastifyInstance, deps: AppDeps) {
+  app.addHook('onRequest', async (req) => {
+    req.originalPath = req.url.split('?')[0];
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (reply.statusCode < 400) return payload;
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.startsWith('application/problem+json')) return payload;
+    let problem: Problem | undefined;
+    try {
+      const parsed = JSON.parse(String(payload)) as { data?: { problem?: Problem } };
+      problem = parsed.data?.problem;
+    } catch {
+      problem = undefined;
+    }
+    reply.header('content-type', 'application/problem+json; charset=utf-8');
+    return JSON.stringify(problemBody(req, reply.statusCode, problem));
+  });
+
+  app.setErrorHandler((error, req, reply) => {
+    const problem = fastifyErrorProblem(error as never);
+    if (problem.status >= 500) req.log.error({ err: error }, 'unhandled error');
+    return sendProblem(req, reply, problem);
+  });
+
+  app.setNotFoundHandler((req, reply) => sendProblem(req, reply, problemForCode('not_found', 'No such resource')));
+
+  const openApiDocument = buildOpenApiDocument();
+  app.get('/openapi.json', async (_req, reply) => reply.header('cache-control', 'no-cache').send(openApiDocument));
+
+  await app.register(fastifyTRPCOpenApiPlugin, {
+    router: appRouter,
+    createContext: createContextFactory(deps, 'rest'),
+    responseMeta: responseMeta as never,
+  });
+}
+
+export interface BuildServerOptions {
+  logger?: boolean;
+}
+
+/** The whole HTTP service, without listening: tests inject into it, main.ts listens. */
+export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ? { level: deps.config.LOG_LEVEL } : false,
+    bodyLimit: BODY_LIMIT,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    routerOptions: { maxParamLength: 500 },
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('X-Request-Id', String(req.id));
+    return payload;
+  });
+
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: createContextFactory(deps, 'trpc'),
+      responseMeta: responseMeta as never,
+    },
+  });
+
+  await app.register((scope) => restFacade(scope, deps), { prefix: '/v1' });
+
+  await app.register(fastifyApiReference, {
+    routePrefix: '/docs',
+    configuration: { url: '/v1/openapi.json', title: 'Receivables and Expense Claims API' },
+  });
+
+  app.get('/problems/:code', async (req, reply) => {
+    const code = (req.params as { code: string }).code;
+    const entry = (ERROR_CATALOGUE as Record<string, { status: number; title: string }>)[code];
+    if (!entry) return reply.code(404).type('text/plain').send('Unknown problem type');
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(`<!doctype html><title>${code}</title><h1>${entry.title}</h1><p>Status ${entry.status}. Code <code>${code}</code>. See /docs for the operations that answer it.</p>`);
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    try {
+      await queryRows(deps.db, sql`select 1 as ok`);
+      return { status: 'ready', database: deps.dbKind };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', database: deps.dbKind });
+    }
+  });
+
+  return app;
+}

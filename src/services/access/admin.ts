@@ -1,0 +1,145 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { apiKeys, memberRoles, members, organizations, roles, sessions, type SellerIdentity } from '../../db/schema';
+import { randomToken, sha256Hex } from '../../lib/crypto';
+import { isValidTimeZone } from '../../lib/dates';
+import { AppError, validationError } from '../../lib/errors';
+import { BUILT_IN_ROLES, isPermission, type BuiltInRole } from './permissions';
+
+/** Set-up of tenants and access: used by the admin CLI, the demo seed and tests, never by /v1. */
+
+export interface CreateOrganizationInput {
+  name: string;
+  baseCurrency?: string;
+  timeZone?: string;
+  recordLanguages?: string[];
+  seller?: SellerIdentity;
+}
+
+export async function createOrganization(db: Database, input: CreateOrganizationInput) {
+  if (!input.name.trim()) throw validationError('/name', 'must not be blank');
+  if (input.timeZone && !isValidTimeZone(input.timeZone)) throw validationError('/time_zone', 'is not an IANA time zone');
+  const [org] = await db
+    .insert(organizations)
+    .values({
+      name: input.name.trim(),
+      baseCurrency: input.baseCurrency ?? 'MYR',
+      timeZone: input.timeZone ?? 'Asia/Kuala_Lumpur',
+      recordLanguages: input.recordLanguages ?? ['en', 'ms'],
+      seller: input.seller ?? { name: input.name.trim() },
+    })
+    .returning();
+  if (!org) throw new AppError('internal');
+  await db.insert(roles).values(
+    Object.entries(BUILT_IN_ROLES).map(([key, role]) => ({
+      organizationId: org.id,
+      key,
+      name: role.name,
+      permissions: [...role.permissions],
+    })),
+  );
+  for (const hook of organizationCreatedHooks) await hook(db, org.id);
+  return org;
+}
+
+/**
+ * Other aggregates (workflows, reference data) register here what every new organization needs,
+ * so creating an organization stays one call.
+ */
+export type OrganizationCreatedHook = (db: Database, organizationId: string) => Promise<void>;
+const organizationCreatedHooks: OrganizationCreatedHook[] = [];
+export function onOrganizationCreated(hook: OrganizationCreatedHook): void {
+  organizationCreatedHooks.push(hook);
+}
+
+export async function addMember(
+  db: Database,
+  input: { organizationId: string; name: string; email?: string; roles: string[]; active?: boolean },
+) {
+  if (!input.name.trim()) throw validationError('/name', 'must not be blank');
+  const found = input.roles.length
+    ? await db
+        .select({ id: roles.id, key: roles.key })
+        .from(roles)
+        .where(and(eq(roles.organizationId, input.organizationId), inArray(roles.key, input.roles)))
+    : [];
+  const missing = input.roles.filter((r) => !found.some((f) => f.key === r));
+  if (missing.length) throw validationError('/roles', `unknown role ${missing.join(', ')}`);
+  const [member] = await db
+    .insert(members)
+    .values({ organizationId: input.organizationId, name: input.name.trim(), email: input.email, active: input.active ?? true })
+    .returning();
+  if (!member) throw new AppError('internal');
+  if (found.length) {
+    await db.insert(memberRoles).values(found.map((r) => ({ organizationId: input.organizationId, memberId: member.id, roleId: r.id })));
+  }
+  return member;
+}
+
+export async function setMemberActive(db: Database, q: { organizationId: string; memberId: string; active: boolean }) {
+  await db
+    .update(members)
+    .set({ active: q.active })
+    .where(and(eq(members.organizationId, q.organizationId), eq(members.id, q.memberId)));
+}
+
+/** Issues an API key; the token is returned once and only its hash is kept. */
+export async function createApiKey(
+  db: Database,
+  input: { organizationId: string; ownerMemberId: string; name?: string; permissions: string[]; expiresAt?: Date | null },
+) {
+  const unknown = input.permissions.filter((p) => !isPermission(p));
+  if (unknown.length) throw validationError('/permissions', `unknown permission ${unknown.join(', ')}`);
+  const secret = randomToken(32);
+  const [key] = await db
+    .insert(apiKeys)
+    .values({
+      organizationId: input.organizationId,
+      ownerMemberId: input.ownerMemberId,
+      name: input.name ?? 'API key',
+      secretHash: sha256Hex(secret),
+      permissions: input.permissions,
+      expiresAt: input.expiresAt ?? null,
+    })
+    .returning();
+  if (!key) throw new AppError('internal');
+  return { id: key.id, token: `fk_${key.id}_${secret}`, permissions: key.permissions, expiresAt: key.expiresAt };
+}
+
+export async function revokeApiKey(db: Database, q: { organizationId: string; id: string; now: Date }) {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: q.now })
+    .where(and(eq(apiKeys.organizationId, q.organizationId), eq(apiKeys.id, q.id)))
+    .returning({ id: apiKeys.id });
+  if (!rows.length) throw new AppError('not_found', { detail: 'No such API key in this organization' });
+}
+
+const DEFAULT_SESSION_HOURS = 12;
+
+export async function createSession(
+  db: Database,
+  input: { organizationId: string; memberId: string; now: Date; expiresAt?: Date },
+) {
+  const token = `fs_${randomToken(32)}`;
+  const expiresAt = input.expiresAt ?? new Date(input.now.getTime() + DEFAULT_SESSION_HOURS * 3600_000);
+  const [session] = await db
+    .insert(sessions)
+    .values({ organizationId: input.organizationId, memberId: input.memberId, tokenHash: sha256Hex(token), expiresAt })
+    .returning();
+  if (!session) throw new AppError('internal');
+  return { id: session.id, token, expiresAt };
+}
+
+export async function revokeSession(db: Database, q: { organizationId: string; id: string; now: Date }) {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: q.now })
+    .where(and(eq(sessions.organizationId, q.organizationId), eq(sessions.id, q.id)))
+    .returning({ id: sessions.id });
+  if (!rows.length) throw new AppError('not_found', { detail: 'No such session in this organization' });
+}
+
+export function rolePermissions(role: BuiltInRole): string[] {
+  return [...(BUILT_IN_ROLES[role]?.permissions ?? [])];
+}

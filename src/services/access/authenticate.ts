@@ -1,0 +1,75 @@
+import type { Database } from '../../db/client';
+import { findApiKeyForAuth, findSessionForAuth, memberPermissions, touchApiKey } from '../../db/queries/access';
+import { sameDigest, sha256Hex } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
+import type { Principal } from './principal';
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const API_KEY_RE = new RegExp(`^fk_(${UUID})_([A-Za-z0-9_-]{20,200})$`);
+const SESSION_RE = /^fs_[A-Za-z0-9_-]{20,200}$/;
+
+export type CredentialKind = 'api_key' | 'session' | 'unknown';
+
+/** Which kind of credential a bearer token claims to be (used to count failed key authentications). */
+export function credentialKind(token: string): CredentialKind {
+  if (token.startsWith('fk_')) return 'api_key';
+  if (token.startsWith('fs_')) return 'session';
+  return 'unknown';
+}
+
+export function bearerToken(authorization: string | undefined): string | undefined {
+  if (!authorization) return undefined;
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+  return m?.[1];
+}
+
+function unauthenticated(detail: string): AppError {
+  return new AppError('unauthenticated', { detail, headers: { 'WWW-Authenticate': 'Bearer' } });
+}
+
+/**
+ * Resolves a bearer credential to a principal, or throws 401. An API key's effective permissions are
+ * its own intersected with its owner's current ones.
+ */
+export async function authenticate(db: Database, authorization: string | undefined, now: Date): Promise<Principal> {
+  if (!authorization) throw unauthenticated('The Authorization header is missing');
+  const token = bearerToken(authorization);
+  if (!token) throw unauthenticated('The Authorization header must be "Bearer <token>"');
+
+  const keyMatch = API_KEY_RE.exec(token);
+  if (keyMatch) {
+    const [, id, secret] = keyMatch as unknown as [string, string, string];
+    const key = await findApiKeyForAuth(db, id.toLowerCase());
+    if (!key || !sameDigest(key.secretHash, sha256Hex(secret))) throw unauthenticated('The API key is not valid');
+    if (key.revokedAt) throw unauthenticated('The API key has been revoked');
+    if (key.expiresAt && key.expiresAt <= now) throw unauthenticated('The API key has expired');
+    if (!key.ownerActive) throw unauthenticated("The API key's owner is no longer active");
+    const ownerPermissions = new Set(await memberPermissions(db, { organizationId: key.organizationId, memberId: key.ownerMemberId }));
+    await touchApiKey(db, { organizationId: key.organizationId, id: key.id, now });
+    return {
+      organizationId: key.organizationId,
+      memberId: key.ownerMemberId,
+      via: 'api_key',
+      credentialId: key.id,
+      permissions: new Set(key.permissions.filter((p) => ownerPermissions.has(p))),
+    };
+  }
+
+  if (SESSION_RE.test(token)) {
+    const session = await findSessionForAuth(db, sha256Hex(token));
+    if (!session) throw unauthenticated('The session is not valid');
+    if (session.revokedAt || session.expiresAt <= now || !session.memberActive) {
+      throw unauthenticated('The session is no longer valid');
+    }
+    const permissions = await memberPermissions(db, { organizationId: session.organizationId, memberId: session.memberId });
+    return {
+      organizationId: session.organizationId,
+      memberId: session.memberId,
+      via: 'session',
+      credentialId: session.id,
+      permissions: new Set(permissions),
+    };
+  }
+
+  throw unauthenticated('The bearer token is malformed');
+}

@@ -1,0 +1,126 @@
+import type { Database } from '../../db/client';
+import { findCustomer, type CustomerRow } from '../../db/queries/customers';
+import { findOrganization } from '../../db/queries/organizations';
+import { todayIn } from '../../lib/dates';
+import { companyGroupMembers, companyGroups, counterpartyMappings, customers, type PostalAddress } from '../../db/schema';
+import { AppError, validationError } from '../../lib/errors';
+import type { Principal } from '../access/principal';
+
+/** The organization's today, which dated rules (counterparty map, due dates) are decided at. */
+export async function organizationToday(db: Database, organizationId: string, now: Date): Promise<string> {
+  const org = await findOrganization(db, { organizationId });
+  if (!org) throw new AppError('not_found');
+  return todayIn(org.timeZone, now);
+}
+
+export function customerView(c: CustomerRow) {
+  const address = Object.fromEntries(Object.entries(c.address).filter(([, v]) => typeof v === 'string'));
+  return {
+    id: c.id,
+    code: c.code,
+    legal_name: c.legalName,
+    party_kind: c.partyKind,
+    address,
+    country_code: c.countryCode,
+    currency: c.currency,
+    payment_terms_days: c.paymentTermsDays,
+    is_active: c.isActive,
+    is_group_company: c.isGroupCompany,
+    revision: c.revision,
+    custom_fields: c.customFields,
+    default_revenue_account_id: c.defaultRevenueAccountId,
+    default_tax_code_id: c.defaultTaxCodeId,
+    email: c.email,
+    phone: c.phone,
+    registration_no: c.registrationNo,
+    registration_type: c.registrationType,
+    sst_registration_no: c.sstRegistrationNo,
+    tin: c.tin,
+  };
+}
+
+export type CustomerView = ReturnType<typeof customerView>;
+
+export async function getCustomer(db: Database, principal: Principal, id: string, now: Date): Promise<CustomerView> {
+  const today = await organizationToday(db, principal.organizationId, now);
+  const row = await findCustomer(db, { organizationId: principal.organizationId, id, today });
+  if (!row) throw new AppError('not_found', { detail: 'No such customer in this organization' });
+  return customerView(row);
+}
+
+export interface CreateCustomerInput {
+  code: string;
+  legalName: string;
+  partyKind?: 'organization' | 'individual';
+  currency?: string;
+  countryCode?: string;
+  paymentTermsDays?: number;
+  isActive?: boolean;
+  address?: PostalAddress;
+  email?: string | null;
+  phone?: string | null;
+  registrationNo?: string | null;
+  registrationType?: 'brn' | 'nric' | 'passport' | 'army' | null;
+  sstRegistrationNo?: string | null;
+  tin?: string | null;
+  customFields?: Record<string, string>;
+}
+
+/** Set-up of a customer (admin, demo, tests); creating customers is not a /v1 operation yet. */
+export async function createCustomer(db: Database, organizationId: string, input: CreateCustomerInput) {
+  const terms = input.paymentTermsDays ?? 30;
+  if (!Number.isInteger(terms) || terms < 0 || terms > 365) throw validationError('/payment_terms_days', 'must be a whole number from 0 to 365');
+  if (!input.code.trim()) throw validationError('/code', 'must not be blank');
+  if (!input.legalName.trim()) throw validationError('/legal_name', 'must not be blank');
+  const org = await findOrganization(db, { organizationId });
+  if (!org) throw new AppError('not_found');
+  const [row] = await db
+    .insert(customers)
+    .values({
+      organizationId,
+      code: input.code.trim(),
+      legalName: input.legalName.trim(),
+      partyKind: input.partyKind ?? 'organization',
+      currency: input.currency ?? org.baseCurrency,
+      countryCode: input.countryCode ?? 'MY',
+      paymentTermsDays: terms,
+      isActive: input.isActive ?? true,
+      address: input.address ?? {},
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      registrationNo: input.registrationNo ?? null,
+      registrationType: input.registrationType ?? null,
+      sstRegistrationNo: input.sstRegistrationNo ?? null,
+      tin: input.tin ?? null,
+      customFields: input.customFields ?? {},
+    })
+    .returning();
+  if (!row) throw new AppError('internal');
+  return row;
+}
+
+/** Maps a customer to another company (organization) for a dated period: the counterparty map. */
+export async function mapCounterparty(
+  db: Database,
+  input: { organizationId: string; customerId: string; companyOrganizationId: string; validFrom: string; validTo?: string | null },
+) {
+  const [row] = await db
+    .insert(counterpartyMappings)
+    .values({
+      organizationId: input.organizationId,
+      customerId: input.customerId,
+      companyOrganizationId: input.companyOrganizationId,
+      validFrom: input.validFrom,
+      validTo: input.validTo ?? null,
+    })
+    .returning();
+  return row;
+}
+
+/** Puts organizations in one group of companies (consolidation). */
+export async function createCompanyGroup(db: Database, name: string, organizationIds: string[]) {
+  const [group] = await db.insert(companyGroups).values({ name }).returning();
+  if (!group) throw new AppError('internal');
+  await db.insert(companyGroupMembers).values(organizationIds.map((organizationId) => ({ groupId: group.id, organizationId })));
+  return group;
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { openDatabase, type Database, type DatabaseHandle } from '../../src/db/client';
+import type { AppDeps } from '../../src/deps';
+import { buildServer } from '../../src/server';
+import '../../src/services/register';
+
+export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+export interface TestApp {
+  deps: AppDeps;
+  db: Database;
+  app: FastifyInstance;
+  handle: DatabaseHandle;
+  /** Moves the injected clock; `undefined` goes back to the real one. */
+  setNow(date: Date | undefined): void;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const url = process.env.TEST_DATABASE_URL;
+  const handle = await openDatabase(url ? { url, poolSize: 10 } : { dataDir: 'memory://' });
+  if (!url) await handle.migrate();
+  let fixed: Date | undefined;
+  const config = loadConfig({ ...env, DATABASE_URL: url, LOG_LEVEL: 'silent', CURSOR_SECRET: 'test-cursor-secret-0123456789' } as NodeJS.ProcessEnv);
+  const deps: AppDeps = {
+    db: handle.db,
+    dbKind: handle.kind,
+    config,
+    log: pino({ level: 'silent' }),
+    now: () => fixed ?? new Date(),
+  };
+  const app = await buildServer(deps);
+  return { deps, db: handle.db, app, handle, setNow: (d) => (fixed = d) };
+}
+
+/** One app and database per test file, closed afterwards (PGlite would keep the process alive). */
+export function useTestApp(env: Record<string, string> = {}): TestApp {
+  const holder = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(holder, await createTestApp(env));
+  });
+  afterAll(async () => {
+    await holder.app?.close();
+    await holder.handle?.close();
+  });
+  return holder;
+}

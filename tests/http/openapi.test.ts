@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/app';
+
+const run = promisify(execFile);
+const t = useTestApp();
+
+/**
+ * The operations of the public contract (spec section 4) plus the ones DESIGN section 12 adds.
+ * A procedure that is not in this list must not appear on /v1; one in it must not be missing.
+ */
+export const CONTRACT_OPERATIONS = [
+  'GET /receivables/customers/{id}',
+  'GET /receivables/invoices',
+  'GET /receivables/invoices/{id}',
+  'POST /receivables/invoices',
+  'POST /expenses/claims',
+];
+export const ADDED_OPERATIONS = ['POST /documents', 'POST /receivables/invoices/{id}/attachments'];
+
+async function fetchDoc() {
+  const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  return res.json();
+}
+
+function operations(doc: any): string[] {
+  return Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+    .flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`))
+    .sort();
+}
+
+describe('GET /v1/openapi.json', () => {
+  it('is served without authentication and passes redocly lint with no errors', async () => {
+    const doc = await fetchDoc();
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const { stdout, stderr } = await run(join('node_modules', '.bin', 'redocly'), ['lint', file, '--format', 'summary'], { cwd: process.cwd() }).catch(
+      (e: { stdout: string; stderr: string }) => {
+        throw new Error(`redocly lint failed:\n${e.stdout}\n${e.stderr}`);
+      },
+    );
+    expect(`${stdout}${stderr}`).not.toMatch(/\b[1-9]\d* errors?\b/);
+  }, 60_000);
+
+  it('documents exactly the contract operations that exist, and no others', async () => {
+    const ops = operations(await fetchDoc());
+    const allowed = new Set([...CONTRACT_OPERATIONS, ...ADDED_OPERATIONS]);
+    expect(ops.filter((op) => !allowed.has(op))).toEqual([]);
+    expect(ops).toContain('GET /receivables/customers/{id}');
+  });
+
+  it('tells the truth about answers: problem+json errors, bearer security, ETag', async () => {
+    const doc = await fetchDoc();
+    const op = doc.paths['/receivables/customers/{id}'].get;
+    expect(op.security).toEqual([{ bearer: [] }]);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '422', '429', '500']);
+    expect(op.responses['200'].headers.ETag).toEqual({ $ref: '#/components/headers/ETag' });
+    expect(doc.components.responses.Problem404.content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
+    expect(doc.components.schemas.Problem.required).toEqual(['type', 'title', 'status']);
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+});
+
+describe('docs and health', () => {
+  it('/docs renders an interactive page from the document', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.body).toContain('/v1/openapi.json');
+  });
+  it('/healthz and /readyz answer', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json().status).toBe('ready');
+  });
+  it('/problems/<code> explains a code', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/problems/idempotency_key_reused' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Idempotency key reused');
+  });
+});
