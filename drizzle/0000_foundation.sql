@@ -105,6 +105,15 @@ CREATE TABLE "customers" (
 	CONSTRAINT "customers_organization_id_id_pk" PRIMARY KEY("organization_id","id")
 );
 --> statement-breakpoint
+CREATE TABLE "workflows" (
+	"organization_id" uuid NOT NULL,
+	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
+	"record_type" text NOT NULL,
+	"definition" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "workflows_organization_id_id_pk" PRIMARY KEY("organization_id","id")
+);
+--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_organization_id_owner_member_id_members_organization_id_id_fk" FOREIGN KEY ("organization_id","owner_member_id") REFERENCES "public"."members"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "company_group_members" ADD CONSTRAINT "company_group_members_group_id_company_groups_id_fk" FOREIGN KEY ("group_id") REFERENCES "public"."company_groups"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "company_group_members" ADD CONSTRAINT "company_group_members_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -116,10 +125,12 @@ ALTER TABLE "sessions" ADD CONSTRAINT "sessions_organization_id_member_id_member
 ALTER TABLE "counterparty_mappings" ADD CONSTRAINT "counterparty_mappings_company_organization_id_organizations_id_fk" FOREIGN KEY ("company_organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "counterparty_mappings" ADD CONSTRAINT "counterparty_mappings_organization_id_customer_id_customers_organization_id_id_fk" FOREIGN KEY ("organization_id","customer_id") REFERENCES "public"."customers"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "customers" ADD CONSTRAINT "customers_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "workflows" ADD CONSTRAINT "workflows_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "api_keys_id_key" ON "api_keys" USING btree ("id");--> statement-breakpoint
 CREATE UNIQUE INDEX "members_id_key" ON "members" USING btree ("id");--> statement-breakpoint
 CREATE UNIQUE INDEX "roles_org_key" ON "roles" USING btree ("organization_id","key");--> statement-breakpoint
 CREATE UNIQUE INDEX "sessions_token_hash_key" ON "sessions" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "sessions_member_idx" ON "sessions" USING btree ("organization_id","member_id");--> statement-breakpoint
 CREATE INDEX "counterparty_mappings_customer_idx" ON "counterparty_mappings" USING btree ("organization_id","customer_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "customers_org_code" ON "customers" USING btree ("organization_id","code");
+CREATE UNIQUE INDEX "customers_org_code" ON "customers" USING btree ("organization_id","code");--> statement-breakpoint
+CREATE UNIQUE INDEX "workflows_org_record_type" ON "workflows" USING btree ("organization_id","record_type");

@@ -1,5 +1,11 @@
 /**
  * Wires the areas' hooks (organization set-up, demo sections) into the shared services. Imported once
- * by every entry point (server start, CLI, tests) so an organization always gets everything it needs.
+ * by every entry point (server, CLI, tests) so an organization always gets everything it needs.
  */
-export {};
+import { registerWorkflowDefaults } from './workflow/workflows';
+
+let registered = false;
+if (!registered) {
+  registered = true;
+  registerWorkflowDefaults();
+}

@@ -13,5 +13,5 @@ export function expectProblem(res: Injected, status: number, code?: string) {
     expect(body.code).toBe(code);
     expect(body.type).toBe(`/problems/${code}`);
   }
-  return body as { status: number; code?: string; detail: string; instance: string; errors?: { pointer: string; detail: string }[] };
+  return body as { status: number; title: string; code?: string; detail: string; instance: string; errors?: { pointer: string; detail: string }[] };
 }

@@ -91,12 +91,12 @@ describe('GET /v1/receivables/customers/{id}', () => {
 
   describe('401 for every bad credential', () => {
     it.each([
-      ['no Authorization header', undefined, undefined],
-      ['a scheme other than Bearer', 'Basic dXNlcjpwYXNz', undefined],
-      ['a malformed token', 'Bearer not-a-token', undefined],
-      ['an unknown key id', `Bearer fk_${randomUUID()}_${'a'.repeat(43)}`, undefined],
-      ['an unknown session', `Bearer fs_${'b'.repeat(43)}`, undefined],
-    ])('%s', async (_name, authorization) => {
+      ['no Authorization header', undefined],
+      ['a scheme other than Bearer', 'Basic dXNlcjpwYXNz'],
+      ['a malformed token', 'Bearer not-a-token'],
+      ['an unknown key id', `Bearer fk_${randomUUID()}_${'a'.repeat(43)}`],
+      ['an unknown session', `Bearer fs_${'b'.repeat(43)}`],
+    ] as [string, string | undefined][])('%s', async (_name, authorization) => {
       const org = await createTestOrganization(t.db);
       const c = await createTestCustomer(t.db, org.id);
       const res = await t.app.inject({ method: 'GET', url: `/v1/receivables/customers/${c.id}`, headers: authorization ? { authorization } : {} });

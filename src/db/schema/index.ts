@@ -1,2 +1,3 @@
 export * from './organizations';
 export * from './customers';
+export * from './workflows';

@@ -1,0 +1,61 @@
+import type { WorkflowDefinition } from './types';
+
+/** The workflows every organization starts with (DESIGN section 11). */
+export const DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW: WorkflowDefinition = {
+  record_type: 'receivable_document',
+  initial_state: 'draft',
+  states: [
+    { key: 'draft', semantic: 'draft', labels: { en: 'Draft', ms: 'Draf', zh: '草稿' } },
+    { key: 'issued', semantic: 'accrual', labels: { en: 'Issued', ms: 'Dikeluarkan', zh: '已开具' } },
+    { key: 'discarded', semantic: 'cancelled', labels: { en: 'Discarded', ms: 'Dibuang', zh: '已作废' } },
+  ],
+  transitions: [
+    {
+      action_key: 'issue',
+      from: 'draft',
+      to: 'issued',
+      gate: 'target',
+      authority: 'receivables.invoice.issue',
+      segregated: true,
+      labels: { en: 'Issue', ms: 'Keluarkan', zh: '开具' },
+    },
+    { action_key: 'discard', from: 'draft', to: 'discarded', gate: 'reporter', labels: { en: 'Discard', ms: 'Buang', zh: '作废' } },
+  ],
+};
+
+export const DEFAULT_EXPENSE_CLAIM_WORKFLOW: WorkflowDefinition = {
+  record_type: 'expense_claim',
+  initial_state: 'draft',
+  states: [
+    { key: 'draft', semantic: 'draft', labels: { en: 'Draft', ms: 'Draf', zh: '草稿' } },
+    { key: 'submitted', semantic: 'pending', labels: { en: 'Submitted', ms: 'Dihantar', zh: '已提交' } },
+    { key: 'approved', semantic: 'committed', labels: { en: 'Approved', ms: 'Diluluskan', zh: '已批准' } },
+    { key: 'paid', semantic: 'payout', labels: { en: 'Paid', ms: 'Dibayar', zh: '已支付' } },
+    { key: 'rejected', semantic: 'rejected', labels: { en: 'Rejected', ms: 'Ditolak', zh: '已拒绝' } },
+    { key: 'cancelled', semantic: 'cancelled', labels: { en: 'Cancelled', ms: 'Dibatalkan', zh: '已取消' } },
+  ],
+  transitions: [
+    { action_key: 'submit', from: 'draft', to: 'submitted', gate: 'reporter', labels: { en: 'Submit', ms: 'Hantar', zh: '提交' } },
+    { action_key: 'cancel', from: 'draft', to: 'cancelled', gate: 'reporter', labels: { en: 'Cancel', ms: 'Batal', zh: '取消' } },
+    { action_key: 'approve', from: 'submitted', to: 'approved', gate: 'advance', labels: { en: 'Approve', ms: 'Luluskan', zh: '批准' } },
+    {
+      action_key: 'reject',
+      from: 'submitted',
+      to: 'rejected',
+      gate: 'source',
+      authority: 'expenses.claim.approve',
+      segregated: true,
+      labels: { en: 'Reject', ms: 'Tolak', zh: '拒绝' },
+    },
+    { action_key: 'withdraw', from: 'submitted', to: 'draft', gate: 'reporter', labels: { en: 'Withdraw', ms: 'Tarik balik', zh: '撤回' } },
+    {
+      action_key: 'pay',
+      from: 'approved',
+      to: 'paid',
+      gate: 'source',
+      authority: 'expenses.claim.pay',
+      segregated: true,
+      labels: { en: 'Pay', ms: 'Bayar', zh: '支付' },
+    },
+  ],
+};

@@ -1,0 +1,38 @@
+import type { Database } from '../../db/client';
+import { countActiveMembers, findWorkflow, insertWorkflow } from '../../db/queries/workflows';
+import { AppError } from '../../lib/errors';
+import { onOrganizationCreated } from '../access/admin';
+import type { Principal } from '../access/principal';
+import { DEFAULT_EXPENSE_CLAIM_WORKFLOW, DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW } from './defaults';
+import { availableTransitions, type Actor, type RecordFacts } from './transitions';
+import type { RecordType, TransitionDescriptor, WorkflowDefinition } from './types';
+
+/** Every new organization gets the default workflows, stored as its own. */
+export function registerWorkflowDefaults(): void {
+  onOrganizationCreated(async (db, organizationId) => {
+    await insertWorkflow(db, { organizationId, definition: DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW });
+    await insertWorkflow(db, { organizationId, definition: DEFAULT_EXPENSE_CLAIM_WORKFLOW });
+  });
+}
+
+export async function loadWorkflow(db: Database, organizationId: string, recordType: RecordType): Promise<WorkflowDefinition> {
+  const def = await findWorkflow(db, { organizationId, recordType });
+  if (!def) throw new AppError('internal', { detail: `organization has no ${recordType} workflow` });
+  return def;
+}
+
+export async function actorOf(db: Database, principal: Principal): Promise<Actor> {
+  const active = await countActiveMembers(db, { organizationId: principal.organizationId });
+  return { memberId: principal.memberId, permissions: principal.permissions, isSoleActiveMember: active === 1 };
+}
+
+/** The transition descriptors of one record for the caller, from the organization's stored workflow. */
+export async function transitionsFor(
+  db: Database,
+  principal: Principal,
+  recordType: RecordType,
+  record: RecordFacts,
+): Promise<TransitionDescriptor[]> {
+  const [def, actor] = await Promise.all([loadWorkflow(db, principal.organizationId, recordType), actorOf(db, principal)]);
+  return availableTransitions(def, record, actor);
+}
