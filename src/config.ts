@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { derivedDevelopmentKey, parseKey } from './lib/secret-box';
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -11,6 +12,15 @@ const schema = z.object({
   CURSOR_SECRET: z.string().min(16).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  /**
+   * AES-256 key (64 hex digits or base64 of 32 bytes) encrypting payout channel fields at rest.
+   * When unset, a development key derived from DATA_DIR is used (fine for the embedded database,
+   * never for production: main.ts warns when DATABASE_URL is set without it).
+   */
+  PAYOUT_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => parseKey(v) !== undefined, 'must be 32 bytes written as 64 hex digits or base64')
+    .optional(),
 });
 
 export type Config = z.infer<typeof schema>;
@@ -23,4 +33,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/** The key payout channel fields are encrypted under (see PAYOUT_ENCRYPTION_KEY). */
+export function payoutEncryptionKey(config: Pick<Config, 'PAYOUT_ENCRYPTION_KEY' | 'DATA_DIR'>): Buffer {
+  if (config.PAYOUT_ENCRYPTION_KEY) {
+    const key = parseKey(config.PAYOUT_ENCRYPTION_KEY);
+    if (key) return key;
+  }
+  return derivedDevelopmentKey(config.DATA_DIR);
 }

@@ -90,6 +90,9 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
       problem = undefined;
     }
     reply.header('content-type', 'application/problem+json; charset=utf-8');
+    // The adapter derives the status from the tRPC code; the problem decides (a body sent without
+    // Content-Type is a missing body, 400, though tRPC calls it an unsupported media type).
+    if (problem && problem.status !== reply.statusCode) reply.code(problem.status);
     return JSON.stringify(problemBody(req, reply.statusCode, problem));
   });
 

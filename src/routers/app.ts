@@ -1,9 +1,13 @@
+import { claimsRouter } from './expenses/claims/router';
 import { customersRouter } from './receivables/customers/router';
 import { router } from './trpc';
 
 export const appRouter = router({
   receivables: router({
     customers: customersRouter,
+  }),
+  expenses: router({
+    claims: claimsRouter,
   }),
 });
 

@@ -2,10 +2,12 @@
  * Wires the areas' hooks (organization set-up, demo sections) into the shared services. Imported once
  * by every entry point (server, CLI, tests) so an organization always gets everything it needs.
  */
+import { registerClaimsDemo } from './expenses/demo-claims';
 import { registerWorkflowDefaults } from './workflow/workflows';
 
 let registered = false;
 if (!registered) {
   registered = true;
   registerWorkflowDefaults();
+  registerClaimsDemo();
 }

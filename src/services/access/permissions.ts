@@ -5,6 +5,10 @@ export const PERMISSIONS = [
   'receivables.invoice.issue',
   'receivables.customer.read',
   'expenses.claim.create',
+  // Authority on the claim workflow's reject edge and sign-off steps; reads every claim of the organization.
+  'expenses.claim.approve',
+  // Authority on the claim workflow's pay edge; reads every claim of the organization.
+  'expenses.claim.pay',
   'documents.create',
 ] as const;
 
@@ -25,6 +29,8 @@ export const BUILT_IN_ROLES: Record<string, { name: string; permissions: readonl
       'receivables.invoice.issue',
       'receivables.customer.read',
       'expenses.claim.create',
+      'expenses.claim.approve',
+      'expenses.claim.pay',
       'documents.create',
     ],
   },
