@@ -1,9 +1,11 @@
 import { customersRouter } from './receivables/customers/router';
+import { invoicesRouter } from './receivables/invoices/router';
 import { router } from './trpc';
 
 export const appRouter = router({
   receivables: router({
     customers: customersRouter,
+    invoices: invoicesRouter,
   }),
 });
 

@@ -1,3 +1,6 @@
 export * from './organizations';
 export * from './customers';
 export * from './workflows';
+export * from './reference-data';
+export * from './receivables';
+export * from './files';
