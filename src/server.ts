@@ -29,7 +29,8 @@ function responseMeta(opts: { ctx?: Context; errors: readonly { cause?: unknown 
   if (error) {
     // Only headers that belong to a refusal survive an error (no ETag of a record that was not written).
     const refusalHeaders = Object.fromEntries(Object.entries(headers).filter(([k]) => /^(ratelimit-|retry-after)/i.test(k)));
-    return { status: error.status, headers: { ...refusalHeaders, ...(error.headers ?? {}) } };
+    // A refusal the adapter raised itself (not an AppError) answers the status of the problem it becomes.
+    return { status: error.status ?? problemFromError(error).status, headers: { ...refusalHeaders, ...(error.headers ?? {}) } };
   }
   return { status: opts.ctx?.out.status ?? 200, headers };
 }

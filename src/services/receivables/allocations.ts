@@ -28,7 +28,7 @@ export async function recordReceipt(
 ) {
   const org = await findOrganization(db, { organizationId: input.organizationId });
   if (!org) throw new AppError('not_found');
-  if (!checkAmountPlaces(input.amount, input.currency) || !new Dec(input.amount).isPositive()) throw validationError('/amount', 'must be a positive amount');
+  if (!checkAmountPlaces(input.amount, input.currency) || !new Dec(input.amount).gt(0)) throw validationError('/amount', 'must be a positive amount');
   const baseAmount = roundAmount(new Dec(input.amount).times(input.fxRate ?? '1'), org.baseCurrency);
   const row = await insertReceipt(db, {
     organizationId: input.organizationId,
@@ -74,7 +74,7 @@ export async function allocate(db: Database, input: AllocateInput) {
   if (Boolean(input.receiptId) === Boolean(input.creditNoteId)) throw validationError('/source', 'name exactly one of a receipt and a credit note');
   const invoice = await lockDocument(db, { organizationId, id: input.invoiceId });
   if (!invoice || invoice.kind === 'customer_credit_note' || !invoice.issuedAt) throw validationError('/invoice_id', 'no issued invoice or debit note with this id');
-  if (!checkAmountPlaces(input.amount, invoice.currency) || !new Dec(input.amount).isPositive()) throw validationError('/amount', 'must be a positive amount');
+  if (!checkAmountPlaces(input.amount, invoice.currency) || !new Dec(input.amount).gt(0)) throw validationError('/amount', 'must be a positive amount');
   const amount = new Dec(input.amount);
   const balance = balanceOf(invoice, await findAllocations(db, { organizationId, documentId: invoice.id }));
   if (amount.gt(balance.outstanding)) throw validationError('/amount', 'is more than the invoice has outstanding');

@@ -123,7 +123,7 @@ export async function prepareDocument(db: Database, principal: Principal, input:
     if (currencyKnown) refusals.add('/fx_rate', `is required when the currency is not the base currency ${org.baseCurrency}`);
   } else if (!checkRatePlaces(input.fx_rate)) {
     refusals.add('/fx_rate', 'must have at most 10 decimal places');
-  } else if (!new Dec(input.fx_rate).isPositive()) {
+  } else if (!new Dec(input.fx_rate).gt(0)) {
     refusals.add('/fx_rate', 'must be greater than 0');
   } else {
     fxRate = new Dec(input.fx_rate);
@@ -216,7 +216,7 @@ export async function prepareDocument(db: Database, principal: Principal, input:
 
     const quantity = new Dec(line.quantity);
     if (!checkRatePlaces(line.quantity)) fail('quantity', 'must have at most 10 decimal places');
-    else if (!quantity.isPositive()) fail('quantity', 'must be greater than 0');
+    else if (!quantity.gt(0)) fail('quantity', 'must be greater than 0');
 
     if (amountsOk && !checkAmountPlaces(line.unit_price, currency)) fail('unit_price', `must have at most ${mu} decimal places for ${currency}`);
     else if (new Dec(line.unit_price).isNegative()) fail('unit_price', 'must not be negative');
@@ -243,7 +243,7 @@ export async function prepareDocument(db: Database, principal: Principal, input:
       if (!trade) fail('trade_line_id', 'no such trade line in this organization');
       else if (customer && trade.customerId !== customer.id) fail('trade_line_id', 'the trade line is of another customer');
       else if (trade.kind !== wanted) fail('trade_line_id', `a ${kind.replace(/_/g, ' ')} takes a ${wanted.replace('_', ' ')} line, not a ${trade.kind.replace('_', ' ')} line`);
-      else if (quantity.isPositive()) {
+      else if (quantity.gt(0)) {
         const taken = (tradeTaken.get(trade.id) ?? new Dec(0)).plus(quantity);
         const left = new Dec(trade.quantity).minus(trade.quantityInvoiced);
         if (taken.gt(left)) fail('quantity', `is more than is left on the trade line (${left.toFixed()} base units)`);
@@ -267,7 +267,7 @@ export async function prepareDocument(db: Database, principal: Principal, input:
       if (shares.some((s) => s.analyticAccountId === aa.id)) fail(`${sAt}/analytic_account_id`, 'the analytic account appears twice on the line');
       const pct = new Dec(share.percentage);
       if (!checkRatePlaces(share.percentage)) fail(`${sAt}/percentage`, 'must have at most 10 decimal places');
-      else if (!pct.isPositive() || pct.gt(100)) fail(`${sAt}/percentage`, 'must be greater than 0 and at most 100');
+      else if (!pct.gt(0) || pct.gt(100)) fail(`${sAt}/percentage`, 'must be greater than 0 and at most 100');
       perAxis.set(aa.axisId, (perAxis.get(aa.axisId) ?? new Dec(0)).plus(pct));
       shares.push({ analyticAccountId: aa.id, axisId: aa.axisId, percentage: share.percentage });
       if (aa.isProjectAxis && !projectIds.includes(aa.id)) projectIds.push(aa.id);

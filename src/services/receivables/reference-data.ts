@@ -114,7 +114,7 @@ export async function createTradeLine(
     lineNo?: number;
   },
 ) {
-  if (!DECIMAL_PATTERN.test(input.quantity) || !new Dec(input.quantity).isPositive()) throw validationError('/quantity', 'must be positive');
+  if (!DECIMAL_PATTERN.test(input.quantity) || !new Dec(input.quantity).gt(0)) throw validationError('/quantity', 'must be positive');
   if (input.unitCode && !isUnitCode(input.unitCode)) throw validationError('/unit_code', 'is not a UN/ECE Rec 20 unit code');
   const [row] = await db
     .insert(tradeLines)
