@@ -11,6 +11,8 @@ const schema = z.object({
   /** Secret that signs list cursors; derived per process when unset (cursors then die with it). */
   CURSOR_SECRET: z.string().min(16).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Largest file POST /v1/documents accepts, in bytes (10 MiB by default). */
+  DOCUMENT_MAX_BYTES: z.coerce.number().int().min(1).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   /**
    * AES-256 key (64 hex digits or base64 of 32 bytes) encrypting payout channel fields at rest.

@@ -5,8 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import type { AppDeps } from './deps';
 import { queryRows, sql } from './db/client';
-import { ERROR_CATALOGUE, type ErrorCode } from './lib/errors';
-import { problemForCode, type Problem } from './lib/problem';
+import { ERROR_CATALOGUE, isAppError, type ErrorCode } from './lib/errors';
+import { problemForCode, problemFromError, type Problem } from './lib/problem';
+import { registerUploadRoute } from './routers/documents/upload-route';
 import { appRouter } from './routers/app';
 import './services/register';
 import { createContextFactory, type Context } from './routers/context';
@@ -28,7 +29,8 @@ function responseMeta(opts: { ctx?: Context; errors: readonly { cause?: unknown 
   if (error) {
     // Only headers that belong to a refusal survive an error (no ETag of a record that was not written).
     const refusalHeaders = Object.fromEntries(Object.entries(headers).filter(([k]) => /^(ratelimit-|retry-after)/i.test(k)));
-    return { status: error.status, headers: { ...refusalHeaders, ...(error.headers ?? {}) } };
+    // A refusal the adapter raised itself (not an AppError) answers the status of the problem it becomes.
+    return { status: error.status ?? problemFromError(error).status, headers: { ...refusalHeaders, ...(error.headers ?? {}) } };
   }
   return { status: opts.ctx?.out.status ?? 200, headers };
 }
@@ -45,8 +47,16 @@ function codeForStatus(status: number): ErrorCode {
 }
 
 /** fastify's own refusals (malformed JSON, empty body, media type, size) rendered as problems. */
-function fastifyErrorProblem(error: { code?: string; statusCode?: number; message: string }): Problem {
+function fastifyErrorProblem(error: { code?: string; statusCode?: number; message: string }, maxUpload: number): Problem {
   switch (error.code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return problemForCode('payload_too_large', `The file is larger than ${maxUpload} bytes`, [{ pointer: '/file', detail: `must be at most ${maxUpload} bytes` }]);
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return problemForCode('unsupported_media_type', 'Send the file as multipart/form-data with one part named file');
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return problemForCode('invalid_request', 'Send exactly one part named file');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return problemForCode('unsupported_media_type', 'Send the body as application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -97,7 +107,12 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
   });
 
   app.setErrorHandler((error, req, reply) => {
-    const problem = fastifyErrorProblem(error as never);
+    // Routes outside the procedures (the upload) throw the same AppErrors.
+    if (isAppError(error)) {
+      for (const [k, v] of Object.entries(error.headers ?? {})) reply.header(k, v);
+      return sendProblem(req, reply, problemFromError(error));
+    }
+    const problem = fastifyErrorProblem(error as never, deps.config.DOCUMENT_MAX_BYTES);
     if (problem.status >= 500) req.log.error({ err: error }, 'unhandled error');
     return sendProblem(req, reply, problem);
   });
@@ -106,6 +121,8 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
 
   const openApiDocument = buildOpenApiDocument();
   app.get('/openapi.json', async (_req, reply) => reply.header('cache-control', 'no-cache').send(openApiDocument));
+
+  await registerUploadRoute(app, deps);
 
   await app.register(fastifyTRPCOpenApiPlugin, {
     router: appRouter,
