@@ -379,24 +379,6 @@ CREATE TABLE "positions" (
 	CONSTRAINT "positions_organization_id_id_pk" PRIMARY KEY("organization_id","id")
 );
 --> statement-breakpoint
-CREATE TABLE "claim_analytic_accounts" (
-	"organization_id" uuid NOT NULL,
-	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
-	"axis_id" uuid NOT NULL,
-	"code" text NOT NULL,
-	"name" text NOT NULL,
-	"active" boolean DEFAULT true NOT NULL,
-	CONSTRAINT "claim_analytic_accounts_organization_id_id_pk" PRIMARY KEY("organization_id","id")
-);
---> statement-breakpoint
-CREATE TABLE "claim_analytic_axes" (
-	"organization_id" uuid NOT NULL,
-	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
-	"name" text NOT NULL,
-	"is_project_axis" boolean DEFAULT false NOT NULL,
-	CONSTRAINT "claim_analytic_axes_organization_id_id_pk" PRIMARY KEY("organization_id","id")
-);
---> statement-breakpoint
 CREATE TABLE "claim_decisions" (
 	"organization_id" uuid NOT NULL,
 	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -413,15 +395,6 @@ CREATE TABLE "claim_decisions" (
 	CONSTRAINT "claim_decisions_organization_id_id_pk" PRIMARY KEY("organization_id","id")
 );
 --> statement-breakpoint
-CREATE TABLE "claim_files" (
-	"organization_id" uuid NOT NULL,
-	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
-	"sha256" text NOT NULL,
-	"uploaded_by" uuid NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "claim_files_organization_id_id_pk" PRIMARY KEY("organization_id","id")
-);
---> statement-breakpoint
 CREATE TABLE "claim_groups" (
 	"organization_id" uuid NOT NULL,
 	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -431,13 +404,11 @@ CREATE TABLE "claim_groups" (
 	CONSTRAINT "claim_groups_organization_id_id_pk" PRIMARY KEY("organization_id","id")
 );
 --> statement-breakpoint
-CREATE TABLE "claim_line_documents" (
+CREATE TABLE "claim_line_document_detachments" (
 	"organization_id" uuid NOT NULL,
-	"line_id" uuid NOT NULL,
 	"file_id" uuid NOT NULL,
-	"attached_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"detached_at" timestamp with time zone,
-	CONSTRAINT "claim_line_documents_organization_id_line_id_file_id_pk" PRIMARY KEY("organization_id","line_id","file_id")
+	"detached_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "claim_line_document_detachments_organization_id_file_id_pk" PRIMARY KEY("organization_id","file_id")
 );
 --> statement-breakpoint
 CREATE TABLE "claim_line_shares" (
@@ -644,28 +615,24 @@ ALTER TABLE "position_assignments" ADD CONSTRAINT "position_assignments_organiza
 ALTER TABLE "position_assignments" ADD CONSTRAINT "position_assignments_organization_id_position_id_positions_organization_id_id_fk" FOREIGN KEY ("organization_id","position_id") REFERENCES "public"."positions"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "positions" ADD CONSTRAINT "positions_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "positions" ADD CONSTRAINT "positions_organization_id_org_unit_id_org_units_organization_id_id_fk" FOREIGN KEY ("organization_id","org_unit_id") REFERENCES "public"."org_units"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "claim_analytic_accounts" ADD CONSTRAINT "claim_analytic_accounts_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "claim_analytic_accounts" ADD CONSTRAINT "claim_analytic_accounts_organization_id_axis_id_claim_analytic_axes_organization_id_id_fk" FOREIGN KEY ("organization_id","axis_id") REFERENCES "public"."claim_analytic_axes"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "claim_analytic_axes" ADD CONSTRAINT "claim_analytic_axes_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_decisions" ADD CONSTRAINT "claim_decisions_organization_id_claim_id_claims_organization_id_id_fk" FOREIGN KEY ("organization_id","claim_id") REFERENCES "public"."claims"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_decisions" ADD CONSTRAINT "claim_decisions_organization_id_actor_member_id_members_organization_id_id_fk" FOREIGN KEY ("organization_id","actor_member_id") REFERENCES "public"."members"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_decisions" ADD CONSTRAINT "claim_decisions_organization_id_authority_member_id_members_organization_id_id_fk" FOREIGN KEY ("organization_id","authority_member_id") REFERENCES "public"."members"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "claim_files" ADD CONSTRAINT "claim_files_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "claim_files" ADD CONSTRAINT "claim_files_organization_id_uploaded_by_members_organization_id_id_fk" FOREIGN KEY ("organization_id","uploaded_by") REFERENCES "public"."members"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_groups" ADD CONSTRAINT "claim_groups_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "claim_line_documents" ADD CONSTRAINT "claim_line_documents_organization_id_line_id_claim_lines_organization_id_id_fk" FOREIGN KEY ("organization_id","line_id") REFERENCES "public"."claim_lines"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "claim_line_documents" ADD CONSTRAINT "claim_line_documents_organization_id_file_id_claim_files_organization_id_id_fk" FOREIGN KEY ("organization_id","file_id") REFERENCES "public"."claim_files"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "claim_line_document_detachments" ADD CONSTRAINT "claim_line_document_detachments_organization_id_file_id_file_attachments_organization_id_file_id_fk" FOREIGN KEY ("organization_id","file_id") REFERENCES "public"."file_attachments"("organization_id","file_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_line_shares" ADD CONSTRAINT "claim_line_shares_organization_id_line_id_claim_lines_organization_id_id_fk" FOREIGN KEY ("organization_id","line_id") REFERENCES "public"."claim_lines"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "claim_line_shares" ADD CONSTRAINT "claim_line_shares_organization_id_analytic_account_id_claim_analytic_accounts_organization_id_id_fk" FOREIGN KEY ("organization_id","analytic_account_id") REFERENCES "public"."claim_analytic_accounts"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "claim_line_shares" ADD CONSTRAINT "claim_line_shares_organization_id_analytic_account_id_analytic_accounts_organization_id_id_fk" FOREIGN KEY ("organization_id","analytic_account_id") REFERENCES "public"."analytic_accounts"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_lines" ADD CONSTRAINT "claim_lines_organization_id_claim_id_claims_organization_id_id_fk" FOREIGN KEY ("organization_id","claim_id") REFERENCES "public"."claims"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_lines" ADD CONSTRAINT "claim_lines_organization_id_category_id_expense_categories_organization_id_id_fk" FOREIGN KEY ("organization_id","category_id") REFERENCES "public"."expense_categories"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "claim_lines" ADD CONSTRAINT "claim_lines_organization_id_tax_code_id_tax_codes_organization_id_id_fk" FOREIGN KEY ("organization_id","tax_code_id") REFERENCES "public"."tax_codes"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_sequences" ADD CONSTRAINT "claim_sequences_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_settlements" ADD CONSTRAINT "claim_settlements_organization_id_claim_id_claims_organization_id_id_fk" FOREIGN KEY ("organization_id","claim_id") REFERENCES "public"."claims"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_settlements" ADD CONSTRAINT "claim_settlements_organization_id_channel_id_payout_channels_organization_id_id_fk" FOREIGN KEY ("organization_id","channel_id") REFERENCES "public"."payout_channels"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_settlements" ADD CONSTRAINT "claim_settlements_organization_id_settled_by_members_organization_id_id_fk" FOREIGN KEY ("organization_id","settled_by") REFERENCES "public"."members"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "claim_settlements" ADD CONSTRAINT "claim_settlements_organization_id_proof_document_id_claim_files_organization_id_id_fk" FOREIGN KEY ("organization_id","proof_document_id") REFERENCES "public"."claim_files"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "claim_settlements" ADD CONSTRAINT "claim_settlements_organization_id_proof_document_id_files_organization_id_id_fk" FOREIGN KEY ("organization_id","proof_document_id") REFERENCES "public"."files"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_signoffs" ADD CONSTRAINT "claim_signoffs_organization_id_claim_id_claims_organization_id_id_fk" FOREIGN KEY ("organization_id","claim_id") REFERENCES "public"."claims"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "claim_signoffs" ADD CONSTRAINT "claim_signoffs_organization_id_analytic_account_id_claim_analytic_accounts_organization_id_id_fk" FOREIGN KEY ("organization_id","analytic_account_id") REFERENCES "public"."claim_analytic_accounts"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "claim_signoffs" ADD CONSTRAINT "claim_signoffs_organization_id_analytic_account_id_analytic_accounts_organization_id_id_fk" FOREIGN KEY ("organization_id","analytic_account_id") REFERENCES "public"."analytic_accounts"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "claim_signoffs" ADD CONSTRAINT "claim_signoffs_organization_id_axis_id_analytic_axes_organization_id_id_fk" FOREIGN KEY ("organization_id","axis_id") REFERENCES "public"."analytic_axes"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claims" ADD CONSTRAINT "claims_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claims" ADD CONSTRAINT "claims_organization_id_claimant_member_id_members_organization_id_id_fk" FOREIGN KEY ("organization_id","claimant_member_id") REFERENCES "public"."members"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claims" ADD CONSTRAINT "claims_organization_id_group_id_claim_groups_organization_id_id_fk" FOREIGN KEY ("organization_id","group_id") REFERENCES "public"."claim_groups"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -706,10 +673,7 @@ CREATE UNIQUE INDEX "org_units_org_code" ON "org_units" USING btree ("organizati
 CREATE INDEX "payout_channels_member_idx" ON "payout_channels" USING btree ("organization_id","member_id") WHERE "payout_channels"."active";--> statement-breakpoint
 CREATE INDEX "position_assignments_member_idx" ON "position_assignments" USING btree ("organization_id","member_id","valid_from");--> statement-breakpoint
 CREATE INDEX "positions_unit_idx" ON "positions" USING btree ("organization_id","org_unit_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "claim_analytic_accounts_org_axis_code" ON "claim_analytic_accounts" USING btree ("organization_id","axis_id","code");--> statement-breakpoint
 CREATE UNIQUE INDEX "claim_decisions_claim_seq" ON "claim_decisions" USING btree ("organization_id","claim_id","seq");--> statement-breakpoint
-CREATE INDEX "claim_files_org_sha256_idx" ON "claim_files" USING btree ("organization_id","sha256");--> statement-breakpoint
-CREATE INDEX "claim_line_documents_file_idx" ON "claim_line_documents" USING btree ("organization_id","file_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "claim_lines_claim_line_no" ON "claim_lines" USING btree ("organization_id","claim_id","line_no");--> statement-breakpoint
 CREATE INDEX "claim_settlements_claim_idx" ON "claim_settlements" USING btree ("organization_id","claim_id","settled_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "claim_signoffs_claim_state_account" ON "claim_signoffs" USING btree ("organization_id","claim_id","state","analytic_account_id");--> statement-breakpoint

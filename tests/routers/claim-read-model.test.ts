@@ -1,16 +1,16 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
 import { listClaimSignoffs } from '../../src/db/queries/claims';
-import { claimSettlements, payoutChannels } from '../../src/db/schema';
+import { claimLines, claimSettlements, fileAttachments, payoutChannels } from '../../src/db/schema';
 import { open } from '../../src/lib/secret-box';
 import { addClaimLine, detachLineDocument, withdrawClaimLine } from '../../src/services/expenses/claim-lines';
 import { recordClaimDecision } from '../../src/services/expenses/claim-decisions';
 import { recordClaimSettlement } from '../../src/services/expenses/claim-settlements';
 import { openClaimSignoffs, signClaimSignoff } from '../../src/services/expenses/claim-signoffs';
-import { storeClaimFile } from '../../src/services/expenses/reference-data';
 import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
-import { createClaimReferenceData, createTestPayoutChannel, TEST_PAYOUT_KEY } from '../factories/claims';
+import { createAnalyticAccount, createTaxCode } from '../../src/services/receivables/reference-data';
+import { createClaimReferenceData, createTestPayoutChannel, TEST_PAYOUT_KEY, uploadClaimDocument } from '../factories/claims';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 
@@ -45,8 +45,8 @@ describe('the claim answer is built from stored lines, decisions, settlements an
     const filed = await client(employee.apiKey).expenses.claims.create({ title: 'Penang roadshow', payout_channel_id: channel.id });
     const claimId = filed.claim.id;
     expect(filed.claim.claimant_unit_name).toBe('Sales Department');
-    const receipt = await storeClaimFile(t.db, { organizationId: org.id, uploadedBy: employee.id, content: 'receipt-nasi-kandar.pdf bytes' });
-    const receipt2 = await storeClaimFile(t.db, { organizationId: org.id, uploadedBy: employee.id, content: 'second page' });
+    const receipt = await uploadClaimDocument(t.db, org.id, employee.id, 'receipt-nasi-kandar.pdf bytes');
+    const receipt2 = await uploadClaimDocument(t.db, org.id, employee.id, 'second page');
     const now = at('2026-04-10T02:00:00Z');
     const base = { organizationId: org.id, claimId, now };
     await addClaimLine(t.db, {
@@ -174,7 +174,7 @@ describe('the claim answer is built from stored lines, decisions, settlements an
 
     await recordClaimDecision(t.db, { organizationId: org.id, claimId, actionKey: 'approve', actorMemberId: accountant.id, via: 'grant', now: at('2026-06-01T03:00:00Z') });
     await recordClaimSettlement(t.db, { organizationId: org.id, claimId, channelId: channel.id, settledBy: accountant.id, amount: '300.00', now: at('2026-06-02T03:00:00Z') });
-    const proof = await storeClaimFile(t.db, { organizationId: org.id, uploadedBy: accountant.id, content: 'bank advice' });
+    const proof = await uploadClaimDocument(t.db, org.id, accountant.id, 'bank advice');
     await recordClaimSettlement(t.db, { organizationId: org.id, claimId, channelId: channel.id, settledBy: accountant.id, amount: '226.96', proofDocumentId: proof.id, now: at('2026-06-03T03:00:00Z') });
     await recordClaimDecision(t.db, { organizationId: org.id, claimId, actionKey: 'pay', actorMemberId: accountant.id, via: 'grant', now: at('2026-06-03T03:01:00Z') });
 
@@ -232,7 +232,7 @@ describe('possible_duplicate across claims in different states', () => {
     const { org, employee, accountant, colleague, ref, client } = await setup();
     const now = new Date();
     const same = 'the very same receipt scan';
-    const fileOf = (who: string) => storeClaimFile(t.db, { organizationId: org.id, uploadedBy: who, content: same });
+    const fileOf = (who: string) => uploadClaimDocument(t.db, org.id, who, same);
 
     const mine = await client(employee.apiKey).expenses.claims.create({ title: 'Mine' });
     await addClaimLine(t.db, { organizationId: org.id, claimId: mine.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Lunch', amount: '20', documentIds: [(await fileOf(employee.id)).id] });
@@ -274,25 +274,125 @@ describe('possible_duplicate across claims in different states', () => {
     const now = new Date();
     const content = `scan ${Math.random()}`;
     const mine = await client(employee.apiKey).expenses.claims.create({ title: 'Mine' });
-    await addClaimLine(t.db, { organizationId: org.id, claimId: mine.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'x', amount: '5', documentIds: [(await storeClaimFile(t.db, { organizationId: org.id, uploadedBy: employee.id, content })).id] });
+    await addClaimLine(t.db, { organizationId: org.id, claimId: mine.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'x', amount: '5', documentIds: [(await uploadClaimDocument(t.db, org.id, employee.id, content)).id] });
 
     const other = await client(colleague.apiKey).expenses.claims.create({ title: 'Other' });
-    const f = await storeClaimFile(t.db, { organizationId: org.id, uploadedBy: colleague.id, content });
+    const f = await uploadClaimDocument(t.db, org.id, colleague.id, content);
     const line = await addClaimLine(t.db, { organizationId: org.id, claimId: other.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'x', amount: '5', documentIds: [f.id] });
-    const second = await addClaimLine(t.db, { organizationId: org.id, claimId: other.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'y', amount: '5', documentIds: [f.id] });
+    // A file backs one record only: the same upload cannot support a second line; a second upload of the same scan can.
+    await expect(
+      t.db.transaction((tx) => addClaimLine(tx, { organizationId: org.id, claimId: other.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'y', amount: '5', documentIds: [f.id] })),
+    ).rejects.toMatchObject({ appCode: 'document_bound_elsewhere', fieldErrors: [{ pointer: '/documents/0', detail: 'is attached to another record' }] });
+    const f2 = await uploadClaimDocument(t.db, org.id, colleague.id, content);
+    expect(f2.sha256).toBe(f.sha256);
+    const second = await addClaimLine(t.db, { organizationId: org.id, claimId: other.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'y', amount: '5', documentIds: [f2.id] });
     await withdrawClaimLine(t.db, { organizationId: org.id, claimId: other.claim.id, lineId: line.id });
-    await detachLineDocument(t.db, { organizationId: org.id, claimId: other.claim.id, lineId: second.id, fileId: f.id, now });
+    await detachLineDocument(t.db, { organizationId: org.id, claimId: other.claim.id, lineId: second.id, fileId: f2.id, now });
+    const otherAnswer = await client(colleague.apiKey).expenses.claims.get({ id: other.claim.id });
+    // The withdrawn line keeps its document; the detached one no longer supports its line but stays bound to it.
+    expect(otherAnswer.lines.map((l) => [l.line_no, l.withdrawn, l.documents])).toEqual([
+      [1, true, [f.id]],
+      [2, false, []],
+    ]);
+    expect(await t.db.select({ recordId: fileAttachments.recordId, recordType: fileAttachments.recordType }).from(fileAttachments).where(eq(fileAttachments.fileId, f2.id))).toEqual([
+      { recordId: second.id, recordType: 'expense_claim_line' },
+    ]);
     await recordClaimDecision(t.db, { organizationId: org.id, claimId: other.claim.id, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now });
     const read = async () => (await client(accountant.apiKey).expenses.claims.get({ id: mine.claim.id })).lines[0]!;
     expect((await read()).possible_duplicate).toBe(false);
 
     const third = await client(colleague.apiKey).expenses.claims.create({ title: 'Third' });
-    await addClaimLine(t.db, { organizationId: org.id, claimId: third.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'z', amount: '5', documentIds: [(await storeClaimFile(t.db, { organizationId: org.id, uploadedBy: colleague.id, content })).id] });
+    await addClaimLine(t.db, { organizationId: org.id, claimId: third.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'z', amount: '5', documentIds: [(await uploadClaimDocument(t.db, org.id, colleague.id, content)).id] });
     await recordClaimDecision(t.db, { organizationId: org.id, claimId: third.claim.id, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now });
     await recordClaimDecision(t.db, { organizationId: org.id, claimId: third.claim.id, actionKey: 'approve', actorMemberId: accountant.id, via: 'grant', now });
     expect(await read()).toMatchObject({ possible_duplicate: true, duplicate_claim_references: [third.claim.reference] });
     await recordClaimDecision(t.db, { organizationId: org.id, claimId: third.claim.id, actionKey: 'pay', actorMemberId: accountant.id, via: 'grant', now });
     expect(await read()).toMatchObject({ possible_duplicate: true, duplicate_claim_references: [third.claim.reference] });
+  });
+});
+
+describe('claim lines use the shared documents, tax codes and analytic accounts', () => {
+  const lineCount = async (organizationId: string, claimId: string) =>
+    (await t.db.select({ id: claimLines.id }).from(claimLines).where(and(eq(claimLines.organizationId, organizationId), eq(claimLines.claimId, claimId)))).length;
+
+  it('binds documents through the shared rules; a refusal leaves no line behind', async () => {
+    const { org, employee, colleague, ref, client } = await setup();
+    const other = await createTestOrganization(t.db);
+    const filed = await client(employee.apiKey).expenses.claims.create({ title: 'Lunch' });
+    const base = { organizationId: org.id, claimId: filed.claim.id, now: new Date(), type: 'receipt' as const, expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Lunch', amount: '20' };
+    const add = (documentIds: string[]) => t.db.transaction((tx) => addClaimLine(tx, { ...base, documentIds }));
+    const mine = await uploadClaimDocument(t.db, org.id, employee.id, 'my receipt');
+    const foreign = await uploadClaimDocument(t.db, other.id, other.owner.id, 'their receipt');
+    const colleagues = await uploadClaimDocument(t.db, org.id, colleague.id, 'a colleague receipt');
+
+    await expect(add([mine.id, crypto.randomUUID()])).rejects.toMatchObject({ appCode: 'document_unknown', fieldErrors: [{ pointer: '/documents/1', detail: 'no such document' }] });
+    await expect(add([foreign.id])).rejects.toMatchObject({ appCode: 'document_unknown', fieldErrors: [{ pointer: '/documents/0', detail: 'no such document' }] });
+    await expect(add([colleagues.id])).rejects.toMatchObject({ appCode: 'document_not_yours', fieldErrors: [{ pointer: '/documents/0', detail: 'was uploaded by someone else' }] });
+    await expect(add([mine.id, mine.id])).rejects.toMatchObject({ appCode: 'validation', fieldErrors: [{ pointer: '/documents/1', detail: 'names the same document twice' }] });
+    expect(await lineCount(org.id, filed.claim.id)).toBe(0);
+    expect(await t.db.select().from(fileAttachments).where(eq(fileAttachments.fileId, mine.id))).toEqual([]);
+
+    const line = await add([mine.id]);
+    expect(await t.db.select({ recordType: fileAttachments.recordType, recordId: fileAttachments.recordId, ordinal: fileAttachments.ordinal, attachedBy: fileAttachments.attachedBy }).from(fileAttachments).where(eq(fileAttachments.fileId, mine.id))).toEqual([
+      { recordType: 'expense_claim_line', recordId: line.id, ordinal: 1, attachedBy: employee.id },
+    ]);
+    expect((await client(employee.apiKey).expenses.claims.get({ id: filed.claim.id })).lines[0]!.documents).toEqual([mine.id]);
+  });
+
+  it('a tax code is one of the organization\'s shared tax codes, read back as tax_code_id', async () => {
+    const { org, employee, ref, client } = await setup();
+    const other = await createTestOrganization(t.db);
+    const foreignTax = await createTaxCode(t.db, other.id, { code: 'SV8', rate: '8', taxType: '02' });
+    const retiredTax = await createTaxCode(t.db, org.id, { code: 'OLD', rate: '5', taxType: '02', active: false });
+    const filed = await client(employee.apiKey).expenses.claims.create({ title: 'Dinner' });
+    const base = { organizationId: org.id, claimId: filed.claim.id, now: new Date(), type: 'receipt' as const, expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Dinner', amount: '106.00', taxAmount: '6.00' };
+    for (const taxCodeId of [crypto.randomUUID(), foreignTax.id, retiredTax.id]) {
+      await expect(t.db.transaction((tx) => addClaimLine(tx, { ...base, taxCodeId }))).rejects.toMatchObject({
+        appCode: 'validation',
+        fieldErrors: [{ pointer: '/tax_code_id', detail: 'is not an active tax code of this organization' }],
+      });
+    }
+    expect(await lineCount(org.id, filed.claim.id)).toBe(0);
+    await addClaimLine(t.db, { ...base, taxCodeId: ref.serviceTax.id });
+    expect((await client(employee.apiKey).expenses.claims.get({ id: filed.claim.id })).lines[0]).toMatchObject({ tax_code_id: ref.serviceTax.id, tax_amount: '6.00' });
+  });
+
+  it('shares name the shared analytic accounts; project_names come from the shared project axis', async () => {
+    const { org, employee, ref, client } = await setup();
+    const other = await createTestOrganization(t.db);
+    const otherRef = await createClaimReferenceData(t.db, other.id);
+    const filed = await client(employee.apiKey).expenses.claims.create({ title: 'Site visit' });
+    const base = { organizationId: org.id, claimId: filed.claim.id, now: new Date(), type: 'receipt' as const, expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Site visit', amount: '50' };
+    await expect(t.db.transaction((tx) => addClaimLine(tx, { ...base, shares: [{ analyticAccountId: otherRef.zeta.id, percentage: '100' }] }))).rejects.toMatchObject({
+      appCode: 'validation',
+      fieldErrors: [{ pointer: '/shares/0/analytic_account_id', detail: 'is not an active analytic account of this organization' }],
+    });
+    const closed = await createAnalyticAccount(t.db, org.id, { axisId: ref.projects.id, code: 'P-CLOSED', name: 'Closed', active: false });
+    await expect(t.db.transaction((tx) => addClaimLine(tx, { ...base, shares: [{ analyticAccountId: closed.id, percentage: '100' }] }))).rejects.toMatchObject({ appCode: 'validation' });
+    await addClaimLine(t.db, { ...base, shares: [{ analyticAccountId: ref.zeta.id, percentage: '100' }, { analyticAccountId: ref.sales.id, percentage: '100' }] });
+    const answer = await client(employee.apiKey).expenses.claims.get({ id: filed.claim.id });
+    // Only accounts on the project axis are projects; the department is not.
+    expect(answer.claim.project_names).toEqual(['Zeta Tower']);
+  });
+
+  it('a settlement proof is a shared document the payer uploaded, bound to the settlement', async () => {
+    const { org, employee, accountant, ref, client } = await setup();
+    const channel = await createTestPayoutChannel(t.db, org.id, employee.id);
+    const filed = await client(employee.apiKey).expenses.claims.create({ title: 'Taxi' });
+    const receipt = await uploadClaimDocument(t.db, org.id, employee.id, 'taxi receipt');
+    await addClaimLine(t.db, { organizationId: org.id, claimId: filed.claim.id, now: new Date(), type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.travel.id, description: 'Taxi', amount: '30', documentIds: [receipt.id] });
+    const settle = (proofDocumentId: string) =>
+      t.db.transaction((tx) => recordClaimSettlement(tx, { organizationId: org.id, claimId: filed.claim.id, channelId: channel.id, settledBy: accountant.id, amount: '30.00', proofDocumentId, now: new Date() }));
+    await expect(settle(receipt.id)).rejects.toMatchObject({ appCode: 'document_bound_elsewhere' });
+    await expect(settle((await uploadClaimDocument(t.db, org.id, employee.id, 'not the payer')).id)).rejects.toMatchObject({ appCode: 'document_not_yours' });
+    await expect(settle(crypto.randomUUID())).rejects.toMatchObject({ appCode: 'document_unknown' });
+    expect(await t.db.select().from(claimSettlements).where(eq(claimSettlements.organizationId, org.id))).toEqual([]);
+    const proof = await uploadClaimDocument(t.db, org.id, accountant.id, 'bank advice');
+    const settlement = await settle(proof.id);
+    expect(await t.db.select({ recordType: fileAttachments.recordType, recordId: fileAttachments.recordId }).from(fileAttachments).where(eq(fileAttachments.fileId, proof.id))).toEqual([
+      { recordType: 'expense_claim_settlement', recordId: settlement!.id },
+    ]);
+    expect((await client(employee.apiKey).expenses.claims.get({ id: filed.claim.id })).settlements.map((s) => s.proof_document_id)).toEqual([proof.id]);
   });
 });
 

@@ -23,7 +23,7 @@ describe('the demo data set has claims exercising every derived field', () => {
       state: 'submitted',
       multiple_currencies: true,
       merchant: 'Restoran Nasi Kandar Line Clear',
-      project_names: ['Bayan Lepas bridge survey', 'Menara Harmoni fit-out'],
+      project_names: ['KLCC fit-out', 'Penang warehouse'],
       claimant_unit_name: 'Sales Department',
       // 318.00 + 420 SGD × 3.4815 (1462.23) + 412.6 km × 0.80 (330.08) + 3 × 80 - 500
       total: '1850.31',

@@ -2,17 +2,18 @@ import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../client';
 import { queryRows } from '../client';
 import {
-  claimAnalyticAccounts,
-  claimAnalyticAxes,
+  analyticAccounts,
+  analyticAxes,
   claimDecisions,
-  claimFiles,
   claimGroups,
-  claimLineDocuments,
+  claimLineDocumentDetachments,
   claimLines,
   claimLineShares,
   claims,
   claimSettlements,
   claimSignoffs,
+  fileAttachments,
+  files,
 } from '../schema';
 
 /**
@@ -92,45 +93,65 @@ export async function listLineShares(db: Database, q: { organizationId: string; 
       lineId: claimLineShares.lineId,
       analyticAccountId: claimLineShares.analyticAccountId,
       percentage: claimLineShares.percentage,
-      axisId: claimAnalyticAccounts.axisId,
-      accountCode: claimAnalyticAccounts.code,
-      accountName: claimAnalyticAccounts.name,
-      isProjectAxis: claimAnalyticAxes.isProjectAxis,
+      axisId: analyticAccounts.axisId,
+      accountCode: analyticAccounts.code,
+      accountName: analyticAccounts.name,
+      isProjectAxis: analyticAxes.isProjectAxis,
     })
     .from(claimLineShares)
     .innerJoin(
-      claimAnalyticAccounts,
-      and(eq(claimAnalyticAccounts.organizationId, claimLineShares.organizationId), eq(claimAnalyticAccounts.id, claimLineShares.analyticAccountId)),
+      analyticAccounts,
+      and(eq(analyticAccounts.organizationId, claimLineShares.organizationId), eq(analyticAccounts.id, claimLineShares.analyticAccountId)),
     )
-    .innerJoin(
-      claimAnalyticAxes,
-      and(eq(claimAnalyticAxes.organizationId, claimAnalyticAccounts.organizationId), eq(claimAnalyticAxes.id, claimAnalyticAccounts.axisId)),
-    )
+    .innerJoin(analyticAxes, and(eq(analyticAxes.organizationId, analyticAccounts.organizationId), eq(analyticAxes.id, analyticAccounts.axisId)))
     .where(and(eq(claimLineShares.organizationId, q.organizationId), inArray(claimLineShares.lineId, q.lineIds)))
-    .orderBy(asc(claimLineShares.lineId), asc(claimAnalyticAccounts.code), asc(claimLineShares.analyticAccountId));
+    .orderBy(asc(claimLineShares.lineId), asc(analyticAccounts.code), asc(claimLineShares.analyticAccountId));
 }
+
+/**
+ * Files bound to claim lines (file_attachments, record_type 'expense_claim_line') that were not
+ * detached from their line since: the documents actively supporting a line.
+ */
+const activeLineDocument = (organizationId: string) =>
+  and(
+    eq(fileAttachments.organizationId, organizationId),
+    eq(fileAttachments.recordType, 'expense_claim_line'),
+    isNull(claimLineDocumentDetachments.fileId),
+  );
+
+const detachmentJoin = and(
+  eq(claimLineDocumentDetachments.organizationId, fileAttachments.organizationId),
+  eq(claimLineDocumentDetachments.fileId, fileAttachments.fileId),
+);
 
 /** Documents actively supporting the lines, oldest attachment first. */
 export async function listActiveLineDocuments(db: Database, q: { organizationId: string; lineIds: string[] }) {
   if (q.lineIds.length === 0) return [];
   return db
-    .select({ lineId: claimLineDocuments.lineId, fileId: claimLineDocuments.fileId, sha256: claimFiles.sha256, attachedAt: claimLineDocuments.attachedAt })
-    .from(claimLineDocuments)
-    .innerJoin(claimFiles, and(eq(claimFiles.organizationId, claimLineDocuments.organizationId), eq(claimFiles.id, claimLineDocuments.fileId)))
-    .where(
-      and(
-        eq(claimLineDocuments.organizationId, q.organizationId),
-        inArray(claimLineDocuments.lineId, q.lineIds),
-        isNull(claimLineDocuments.detachedAt),
-      ),
-    )
-    .orderBy(asc(claimLineDocuments.attachedAt), asc(claimLineDocuments.fileId));
+    .select({ lineId: fileAttachments.recordId, fileId: fileAttachments.fileId, sha256: files.sha256, attachedAt: fileAttachments.attachedAt })
+    .from(fileAttachments)
+    .innerJoin(files, and(eq(files.organizationId, fileAttachments.organizationId), eq(files.id, fileAttachments.fileId)))
+    .leftJoin(claimLineDocumentDetachments, detachmentJoin)
+    .where(and(activeLineDocument(q.organizationId), inArray(fileAttachments.recordId, q.lineIds)))
+    .orderBy(asc(fileAttachments.recordId), asc(fileAttachments.ordinal));
+}
+
+/** Records that a document bound to a line stopped supporting it; false when it is not an active document of the line. */
+export async function detachLineDocumentRow(db: Database, q: { organizationId: string; lineId: string; fileId: string; now: Date }) {
+  const [bound] = await db
+    .select({ fileId: fileAttachments.fileId })
+    .from(fileAttachments)
+    .leftJoin(claimLineDocumentDetachments, detachmentJoin)
+    .where(and(activeLineDocument(q.organizationId), eq(fileAttachments.recordId, q.lineId), eq(fileAttachments.fileId, q.fileId)));
+  if (!bound) return false;
+  await db.insert(claimLineDocumentDetachments).values({ organizationId: q.organizationId, fileId: q.fileId, detachedAt: q.now });
+  return true;
 }
 
 /**
- * Lines of OTHER claims actively supported by a document with one of these SHA-256 digests, with
- * what the duplicate signal needs: the claim's state, filing time, whether the line is active, and
- * whether the caller may read the claim.
+ * Lines of OTHER claims actively supported by a document with one of these SHA-256 digests (files.sha256,
+ * through the files_org_sha256 index), with what the duplicate signal needs: the claim's state, filing
+ * time, whether the line is active, and whether the caller may read the claim.
  */
 export async function findClaimsSharingDocuments(
   db: Database,
@@ -144,7 +165,7 @@ export async function findClaimsSharingDocuments(
           and ${q.reader.memberId} = any(s.eligible)))`;
   return db
     .select({
-      sha256: claimFiles.sha256,
+      sha256: files.sha256,
       claimId: claims.id,
       reference: claims.reference,
       state: claims.state,
@@ -152,18 +173,12 @@ export async function findClaimsSharingDocuments(
       lineActive: sql<boolean>`not ${claimLines.withdrawn}`,
       mayRead,
     })
-    .from(claimLineDocuments)
-    .innerJoin(claimFiles, and(eq(claimFiles.organizationId, claimLineDocuments.organizationId), eq(claimFiles.id, claimLineDocuments.fileId)))
-    .innerJoin(claimLines, and(eq(claimLines.organizationId, claimLineDocuments.organizationId), eq(claimLines.id, claimLineDocuments.lineId)))
+    .from(files)
+    .innerJoin(fileAttachments, and(eq(fileAttachments.organizationId, files.organizationId), eq(fileAttachments.fileId, files.id)))
+    .leftJoin(claimLineDocumentDetachments, detachmentJoin)
+    .innerJoin(claimLines, and(eq(claimLines.organizationId, fileAttachments.organizationId), eq(claimLines.id, fileAttachments.recordId)))
     .innerJoin(claims, and(eq(claims.organizationId, claimLines.organizationId), eq(claims.id, claimLines.claimId)))
-    .where(
-      and(
-        eq(claimLineDocuments.organizationId, q.organizationId),
-        isNull(claimLineDocuments.detachedAt),
-        inArray(claimFiles.sha256, q.sha256s),
-        ne(claims.id, q.claimId),
-      ),
-    );
+    .where(and(eq(files.organizationId, q.organizationId), inArray(files.sha256, q.sha256s), activeLineDocument(q.organizationId), ne(claims.id, q.claimId)));
 }
 
 export async function listClaimDecisions(db: Database, q: { organizationId: string; claimId: string }) {

@@ -14,7 +14,9 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { members, organizations } from './organizations';
+import { fileAttachments, files } from './files';
 import { payoutChannels, type MaskedPayoutField } from './people';
+import { analyticAccounts, analyticAxes, taxCodes } from './reference-data';
 
 /** What a claim line is spent on (meals, travel, mileage, ...). */
 export const expenseCategories = pgTable(
@@ -40,38 +42,6 @@ export const claimGroups = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
-);
-
-/**
- * Analytic axes and accounts that claim line shares name. Minimal tables of the claims area; the
- * receivables area keeps its own analytic axes, and the two are to be unified.
- */
-export const claimAnalyticAxes = pgTable(
-  'claim_analytic_axes',
-  {
-    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
-    id: uuid('id').notNull().defaultRandom(),
-    name: text('name').notNull(),
-    isProjectAxis: boolean('is_project_axis').notNull().default(false),
-  },
-  (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
-);
-
-export const claimAnalyticAccounts = pgTable(
-  'claim_analytic_accounts',
-  {
-    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
-    id: uuid('id').notNull().defaultRandom(),
-    axisId: uuid('axis_id').notNull(),
-    code: text('code').notNull(),
-    name: text('name').notNull(),
-    active: boolean('active').notNull().default(true),
-  },
-  (t) => [
-    primaryKey({ columns: [t.organizationId, t.id] }),
-    uniqueIndex('claim_analytic_accounts_org_axis_code').on(t.organizationId, t.axisId, t.code),
-    foreignKey({ columns: [t.organizationId, t.axisId], foreignColumns: [claimAnalyticAxes.organizationId, claimAnalyticAxes.id] }),
-  ],
 );
 
 /** A mileage rate (per km) effective from a date, with bands (e.g. first 500 km, beyond). */
@@ -197,7 +167,6 @@ export const claimLines = pgTable(
     rateId: uuid('rate_id'),
     band: text('band'),
     taxAmount: numeric('tax_amount', { precision: 20, scale: 4 }).notNull(),
-    /** Tax code of the receivables area's tax codes; linked when the two areas are unified. */
     taxCodeId: uuid('tax_code_id'),
     supplierName: text('supplier_name'),
     supplierTin: text('supplier_tin'),
@@ -212,6 +181,7 @@ export const claimLines = pgTable(
     uniqueIndex('claim_lines_claim_line_no').on(t.organizationId, t.claimId, t.lineNo),
     foreignKey({ columns: [t.organizationId, t.claimId], foreignColumns: [claims.organizationId, claims.id] }),
     foreignKey({ columns: [t.organizationId, t.categoryId], foreignColumns: [expenseCategories.organizationId, expenseCategories.id] }),
+    foreignKey({ columns: [t.organizationId, t.taxCodeId], foreignColumns: [taxCodes.organizationId, taxCodes.id] }),
   ],
 );
 
@@ -228,46 +198,27 @@ export const claimLineShares = pgTable(
     foreignKey({ columns: [t.organizationId, t.lineId], foreignColumns: [claimLines.organizationId, claimLines.id] }),
     foreignKey({
       columns: [t.organizationId, t.analyticAccountId],
-      foreignColumns: [claimAnalyticAccounts.organizationId, claimAnalyticAccounts.id],
+      foreignColumns: [analyticAccounts.organizationId, analyticAccounts.id],
     }),
   ],
 );
 
 /**
- * Uploaded files supporting claim lines. Minimal table of the claims area; the receivables area's
- * `files` (documents) table is to replace it when the two are unified.
+ * A document that stopped supporting a claim line. The document stays bound to the line in
+ * `file_attachments` (record_type 'expense_claim_line'; a binding is never removed, so the file can
+ * back no other record), but it no longer appears in the line's `documents` nor counts for the
+ * duplicate signal. This is the one thing the shared binding table does not carry.
  */
-export const claimFiles = pgTable(
-  'claim_files',
-  {
-    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
-    id: uuid('id').notNull().defaultRandom(),
-    sha256: text('sha256').notNull(),
-    uploadedBy: uuid('uploaded_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.organizationId, t.id] }),
-    index('claim_files_org_sha256_idx').on(t.organizationId, t.sha256),
-    foreignKey({ columns: [t.organizationId, t.uploadedBy], foreignColumns: [members.organizationId, members.id] }),
-  ],
-);
-
-/** A file supporting a line; detached_at set when it no longer does (history kept). */
-export const claimLineDocuments = pgTable(
-  'claim_line_documents',
+export const claimLineDocumentDetachments = pgTable(
+  'claim_line_document_detachments',
   {
     organizationId: uuid('organization_id').notNull(),
-    lineId: uuid('line_id').notNull(),
     fileId: uuid('file_id').notNull(),
-    attachedAt: timestamp('attached_at', { withTimezone: true }).notNull().defaultNow(),
-    detachedAt: timestamp('detached_at', { withTimezone: true }),
+    detachedAt: timestamp('detached_at', { withTimezone: true }).notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.organizationId, t.lineId, t.fileId] }),
-    index('claim_line_documents_file_idx').on(t.organizationId, t.fileId),
-    foreignKey({ columns: [t.organizationId, t.lineId], foreignColumns: [claimLines.organizationId, claimLines.id] }),
-    foreignKey({ columns: [t.organizationId, t.fileId], foreignColumns: [claimFiles.organizationId, claimFiles.id] }),
+    primaryKey({ columns: [t.organizationId, t.fileId] }),
+    foreignKey({ columns: [t.organizationId, t.fileId], foreignColumns: [fileAttachments.organizationId, fileAttachments.fileId] }),
   ],
 );
 
@@ -327,7 +278,7 @@ export const claimSettlements = pgTable(
     foreignKey({ columns: [t.organizationId, t.claimId], foreignColumns: [claims.organizationId, claims.id] }),
     foreignKey({ columns: [t.organizationId, t.channelId], foreignColumns: [payoutChannels.organizationId, payoutChannels.id] }),
     foreignKey({ columns: [t.organizationId, t.settledBy], foreignColumns: [members.organizationId, members.id] }),
-    foreignKey({ columns: [t.organizationId, t.proofDocumentId], foreignColumns: [claimFiles.organizationId, claimFiles.id] }),
+    foreignKey({ columns: [t.organizationId, t.proofDocumentId], foreignColumns: [files.organizationId, files.id] }),
   ],
 );
 
@@ -343,6 +294,9 @@ export interface SignoffGap {
 /**
  * A sign-off a claim needs to leave a sign-off step (one per analytic account its shares charge),
  * with its signature once signed. Opened for a state; listed while the claim is in that state.
+ * `account_code` / `account_name` are the analytic account's (shared `analytic_accounts`) code and
+ * name as they were when the sign-off was opened: what the signer was asked to sign for. They are not
+ * general-ledger accounts (`accounts`): a sign-off is per analytic account, never per GL account.
  */
 export const claimSignoffs = pgTable(
   'claim_signoffs',
@@ -373,7 +327,8 @@ export const claimSignoffs = pgTable(
     foreignKey({ columns: [t.organizationId, t.claimId], foreignColumns: [claims.organizationId, claims.id] }),
     foreignKey({
       columns: [t.organizationId, t.analyticAccountId],
-      foreignColumns: [claimAnalyticAccounts.organizationId, claimAnalyticAccounts.id],
+      foreignColumns: [analyticAccounts.organizationId, analyticAccounts.id],
     }),
+    foreignKey({ columns: [t.organizationId, t.axisId], foreignColumns: [analyticAxes.organizationId, analyticAxes.id] }),
   ],
 );

@@ -40,7 +40,7 @@ export const fileAttachments = pgTable(
   {
     organizationId: uuid('organization_id').notNull(),
     fileId: uuid('file_id').notNull(),
-    recordType: text('record_type', { enum: ['receivable_document', 'expense_claim_line'] }).notNull(),
+    recordType: text('record_type', { enum: ['receivable_document', 'expense_claim_line', 'expense_claim_settlement'] }).notNull(),
     recordId: uuid('record_id').notNull(),
     /** Order of attachment on the record: oldest first. */
     ordinal: integer('ordinal').notNull(),

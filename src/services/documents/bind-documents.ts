@@ -12,7 +12,7 @@ import type { Principal } from '../access/principal';
  */
 export async function bindDocuments(
   db: Database,
-  principal: Principal,
+  principal: Pick<Principal, 'organizationId' | 'memberId'>,
   q: { recordType: AttachmentRecordType; recordId: string; ids: string[]; pointer: string; now: Date },
 ): Promise<void> {
   const seen = new Set<string>();

@@ -1,11 +1,9 @@
-import { and, eq, inArray, isNull, max } from 'drizzle-orm';
+import { and, eq, inArray, max } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { bumpClaimRevision, lockClaim } from '../../db/queries/claims';
+import { bumpClaimRevision, detachLineDocumentRow, lockClaim } from '../../db/queries/claims';
 import { findOrganization } from '../../db/queries/organizations';
 import {
-  claimAnalyticAccounts,
-  claimFiles,
-  claimLineDocuments,
+  analyticAccounts,
   claimLines,
   claimLineShares,
   expenseCategories,
@@ -13,12 +11,14 @@ import {
   mileageRates,
   perDiemRateBands,
   perDiemRates,
+  taxCodes,
   type CLAIM_LINE_TYPES,
   type DOCUMENT_BASES,
 } from '../../db/schema';
 import { AppError, validationError } from '../../lib/errors';
 import { checkAmountPlaces, checkRatePlaces, Dec, DECIMAL_PATTERN, formatAmount, roundAmount } from '../../lib/money';
 import { isCurrency } from '../../lib/code-lists';
+import { bindDocuments } from '../documents/bind-documents';
 import { stateOf } from '../workflow/transitions';
 import { loadWorkflow } from '../workflow/workflows';
 
@@ -57,8 +57,14 @@ export interface AddClaimLineInput {
   einvoiceValidatedAt?: Date | null;
   relaxationReason?: string | null;
   shares?: { analyticAccountId: string; percentage: string }[];
-  /** claim_files ids supporting the line, attached in this order. */
+  /**
+   * Uploaded documents (POST /v1/documents, table `files`) supporting the line, bound to it in this
+   * order through the shared binding rules (document_unknown, document_not_yours,
+   * document_bound_elsewhere).
+   */
   documentIds?: string[];
+  /** Who writes the line (and so must have uploaded its documents); the claimant when absent. */
+  actorMemberId?: string;
   now: Date;
 }
 
@@ -187,6 +193,14 @@ export async function addClaimLine(db: Database, input: AddClaimLineInput) {
   const relaxationReason =
     input.relaxationReason ?? (documentBasis === 'relaxation_receipt' ? `${input.type.replace('_', ' ')} computed from the organization's rates` : null);
 
+  if (input.taxCodeId) {
+    const [taxCode] = await db
+      .select({ id: taxCodes.id, active: taxCodes.active })
+      .from(taxCodes)
+      .where(and(eq(taxCodes.organizationId, input.organizationId), eq(taxCodes.id, input.taxCodeId)));
+    if (!taxCode || !taxCode.active) throw validationError('/tax_code_id', 'is not an active tax code of this organization');
+  }
+
   const shares = input.shares ?? [];
   await checkShares(db, input.organizationId, shares);
 
@@ -231,8 +245,12 @@ export async function addClaimLine(db: Database, input: AddClaimLineInput) {
       .insert(claimLineShares)
       .values(shares.map((s) => ({ organizationId: input.organizationId, lineId: line.id, analyticAccountId: s.analyticAccountId, percentage: s.percentage })));
   }
-  for (const [i, fileId] of (input.documentIds ?? []).entries()) {
-    await attach(db, input.organizationId, line.id, fileId, new Date(input.now.getTime() + i));
+  if (input.documentIds?.length) {
+    await bindDocuments(
+      db,
+      { organizationId: input.organizationId, memberId: input.actorMemberId ?? claim.claimantMemberId },
+      { recordType: 'expense_claim_line', recordId: line.id, ids: input.documentIds, pointer: '/documents', now: input.now },
+    );
   }
   await bumpClaimRevision(db, { organizationId: input.organizationId, id: claim.id });
   return line;
@@ -245,8 +263,8 @@ async function checkShares(db: Database, organizationId: string, shares: { analy
   if (new Set(ids).size !== ids.length) throw validationError('/shares', 'names an analytic account twice');
   const accounts = await db
     .select()
-    .from(claimAnalyticAccounts)
-    .where(and(eq(claimAnalyticAccounts.organizationId, organizationId), inArray(claimAnalyticAccounts.id, ids)));
+    .from(analyticAccounts)
+    .where(and(eq(analyticAccounts.organizationId, organizationId), inArray(analyticAccounts.id, ids)));
   const byAxis = new Map<string, InstanceType<typeof Dec>>();
   for (const [i, share] of shares.entries()) {
     const account = accounts.find((a) => a.id === share.analyticAccountId);
@@ -257,15 +275,6 @@ async function checkShares(db: Database, organizationId: string, shares: { analy
   for (const total of byAxis.values()) {
     if (!total.eq(100)) throw validationError('/shares', 'the shares on each axis must sum to exactly 100');
   }
-}
-
-async function attach(db: Database, organizationId: string, lineId: string, fileId: string, at: Date) {
-  const [file] = await db.select().from(claimFiles).where(and(eq(claimFiles.organizationId, organizationId), eq(claimFiles.id, fileId)));
-  if (!file) throw new AppError('document_unknown', { detail: 'No such document in this organization', errors: [{ pointer: '/documents', detail: 'unknown document' }] });
-  await db
-    .insert(claimLineDocuments)
-    .values({ organizationId, lineId, fileId, attachedAt: at })
-    .onConflictDoUpdate({ target: [claimLineDocuments.organizationId, claimLineDocuments.lineId, claimLineDocuments.fileId], set: { detachedAt: null, attachedAt: at } });
 }
 
 /** A withdrawn line stays on the claim and no longer counts. */
@@ -280,19 +289,19 @@ export async function withdrawClaimLine(db: Database, q: { organizationId: strin
   await bumpClaimRevision(db, { organizationId: q.organizationId, id: claim.id });
 }
 
-/** A document stops supporting a line (kept in history; no longer in documents or the duplicate signal). */
+/**
+ * A document stops supporting a line: it stays bound to the line (it can back no other record) and
+ * is kept in history, but leaves the line's documents and the duplicate signal.
+ */
 export async function detachLineDocument(db: Database, q: { organizationId: string; claimId: string; lineId: string; fileId: string; now: Date }) {
   const claim = await draftClaim(db, q.organizationId, q.claimId);
-  await db
-    .update(claimLineDocuments)
-    .set({ detachedAt: q.now })
-    .where(
-      and(
-        eq(claimLineDocuments.organizationId, q.organizationId),
-        eq(claimLineDocuments.lineId, q.lineId),
-        eq(claimLineDocuments.fileId, q.fileId),
-        isNull(claimLineDocuments.detachedAt),
-      ),
-    );
+  const [line] = await db
+    .select({ id: claimLines.id })
+    .from(claimLines)
+    .where(and(eq(claimLines.organizationId, q.organizationId), eq(claimLines.claimId, claim.id), eq(claimLines.id, q.lineId)));
+  if (!line) throw new AppError('not_found', { detail: 'No such line on this claim' });
+  if (!(await detachLineDocumentRow(db, { organizationId: q.organizationId, lineId: line.id, fileId: q.fileId, now: q.now }))) {
+    throw new AppError('not_found', { detail: 'The document does not support this line' });
+  }
   await bumpClaimRevision(db, { organizationId: q.organizationId, id: claim.id });
 }

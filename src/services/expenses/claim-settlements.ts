@@ -5,11 +5,15 @@ import { findPayoutChannel } from '../../db/queries/people';
 import { claimSettlements } from '../../db/schema';
 import { AppError, validationError } from '../../lib/errors';
 import { checkAmountPlaces, Dec, formatAmount } from '../../lib/money';
+import { bindDocuments } from '../documents/bind-documents';
 
 /**
  * Records a payout of a claim through one of the claimant's payout channels (the payer may choose
  * another than the preferred one). The channel's encrypted values are copied as they are now (a
  * later change of the channel does not rewrite what was paid to); only the masked form is answered.
+ * A proof of payment is an uploaded document (`files`) the payer uploaded; it is bound to the
+ * settlement (file_attachments, record_type 'expense_claim_settlement') by the shared binding rules,
+ * so it can back no other record.
  */
 export async function recordClaimSettlement(
   db: Database,
@@ -32,9 +36,18 @@ export async function recordClaimSettlement(
   }
   if (!checkAmountPlaces(amount, org.baseCurrency) || new Dec(amount).lte(0)) throw validationError('/amount', 'must be a positive amount in the base currency');
 
+  const id = crypto.randomUUID();
+  if (input.proofDocumentId) {
+    await bindDocuments(
+      db,
+      { organizationId: input.organizationId, memberId: input.settledBy },
+      { recordType: 'expense_claim_settlement', recordId: id, ids: [input.proofDocumentId], pointer: '/proof_document_id', now: input.now },
+    );
+  }
   const [row] = await db
     .insert(claimSettlements)
     .values({
+      id,
       organizationId: input.organizationId,
       claimId: claim.id,
       channelId: channel.id,

@@ -1,8 +1,10 @@
 import { loadConfig, payoutEncryptionKey } from '../../config';
 import type { Database } from '../../db/client';
 import { listClaimSignoffs } from '../../db/queries/claims';
+import { findAnalyticAccountByCode, findAnalyticAxisByCode, findProjectAxis, findTaxCodeByCode } from '../../db/queries/reference-data';
 import type { Principal } from '../access/principal';
 import { addDemoSection, type DemoMember, type DemoOrganization } from '../demo/seed-demo';
+import { uploadDocument } from '../documents/upload-document';
 import { assignPosition, createOrgUnit, createPosition } from '../people/org-chart';
 import { recordClaimDecision } from './claim-decisions';
 import { addClaimLine, withdrawClaimLine } from './claim-lines';
@@ -10,16 +12,8 @@ import { recordClaimSettlement } from './claim-settlements';
 import { openClaimSignoffs, signClaimSignoff } from './claim-signoffs';
 import { fileClaim } from './file-claim';
 import { createPayoutChannel } from './payout-channels';
-import {
-  createClaimAnalyticAccount,
-  createClaimAnalyticAxis,
-  createClaimGroup,
-  createExpenseCategory,
-  createMileageRate,
-  createPerDiemRate,
-  retireClaimGroup,
-  storeClaimFile,
-} from './reference-data';
+import { createAnalyticAccount, createAnalyticAxis, createTaxCode } from '../receivables/reference-data';
+import { createClaimGroup, createExpenseCategory, createMileageRate, createPerDiemRate, retireClaimGroup } from './reference-data';
 
 /**
  * The claims part of the demo data set: reference data (categories, claim groups with one retired,
@@ -34,6 +28,32 @@ function principalOf(org: DemoOrganization, member: DemoMember): Principal {
 }
 
 const minutes = (now: Date, n: number) => new Date(now.getTime() + n * 60_000);
+
+/**
+ * The organization's shared reference data the claims use: the project and department axes, two
+ * projects, the sales department and the SST service-tax code. The receivables demo section creates
+ * them first (see services/register.ts); whatever is missing (the section order changed, or the
+ * receivables section is not registered) is created here through the same shared services.
+ */
+async function sharedReferenceData(db: Database, organizationId: string) {
+  const projectAxis =
+    (await findProjectAxis(db, { organizationId })) ?? (await createAnalyticAxis(db, organizationId, { code: 'PRJ', name: 'Projects', isProjectAxis: true }));
+  const departmentAxis =
+    (await findAnalyticAxisByCode(db, { organizationId, code: 'DEPT' })) ?? (await createAnalyticAxis(db, organizationId, { code: 'DEPT', name: 'Departments' }));
+  const account = async (axisId: string, code: string, name: string) =>
+    (await findAnalyticAccountByCode(db, { organizationId, axisId, code })) ?? (await createAnalyticAccount(db, organizationId, { axisId, code, name }));
+  const serviceTax =
+    (await findTaxCodeByCode(db, { organizationId, code: 'SV8' })) ??
+    (await createTaxCode(db, organizationId, { code: 'SV8', name: 'Service tax 8%', rate: '8', taxType: '02' }));
+  return {
+    projectAxis,
+    departmentAxis,
+    klcc: await account(projectAxis.id, 'P-KLCC', 'KLCC fit-out'),
+    penang: await account(projectAxis.id, 'P-PNG', 'Penang warehouse'),
+    sales: await account(departmentAxis.id, 'SALES', 'Sales'),
+    serviceTax,
+  };
+}
 
 function daysBefore(today: string, n: number): string {
   const d = new Date(`${today}T00:00:00Z`);
@@ -80,11 +100,7 @@ async function seedClaims(db: Database, org: DemoOrganization, ctx: { now: Date;
     await assignPosition(db, { organizationId, memberId, positionId, validFrom: '2024-01-01' });
   }
 
-  const projects = await createClaimAnalyticAxis(db, { organizationId, name: 'Projects', isProjectAxis: true });
-  const departments = await createClaimAnalyticAxis(db, { organizationId, name: 'Departments' });
-  const tower = await createClaimAnalyticAccount(db, { organizationId, axisId: projects.id, code: 'PRJ-TOWER', name: 'Menara Harmoni fit-out' });
-  const bridge = await createClaimAnalyticAccount(db, { organizationId, axisId: projects.id, code: 'PRJ-BRIDGE', name: 'Bayan Lepas bridge survey' });
-  const salesAccount = await createClaimAnalyticAccount(db, { organizationId, axisId: departments.id, code: 'DEPT-SALES', name: 'Sales' });
+  const { klcc, penang, sales: salesAccount, serviceTax } = await sharedReferenceData(db, organizationId);
 
   const mileage = await createMileageRate(db, {
     organizationId,
@@ -123,7 +139,13 @@ async function seedClaims(db: Database, org: DemoOrganization, ctx: { now: Date;
   const channelOf = (memberId: string) => channels.find((c) => c.memberId === memberId);
 
   const scan = `demo receipt scan ${organizationId}`;
-  const file = (uploadedBy: string, content: string) => storeClaimFile(db, { organizationId, uploadedBy, content });
+  // Uploaded as the member would through POST /v1/documents; the same text gives the same bytes (SHA-256).
+  const file = (uploadedBy: DemoMember, content: string) =>
+    uploadDocument(db, principalOf(org, uploadedBy), {
+      filename: `${content.split(' ').slice(0, 2).join('-')}.pdf`,
+      declaredType: 'application/pdf',
+      content: Buffer.from(`%PDF-1.4\n% ${content}\n%%EOF\n`),
+    });
   const claimsOut: { id: string; reference: string; state: string; claimant_member_id: string; title: string }[] = [];
 
   // 1. Submitted, with lines of every type, a withdrawn line, two currencies, sign-offs half signed.
@@ -137,18 +159,20 @@ async function seedClaims(db: Database, org: DemoOrganization, ctx: { now: Date;
     categoryId: meals.id,
     description: 'Dinner with distributor',
     amount: '318.00',
-    taxAmount: '18.00',
+    // SST service tax 8% borne, backed out of the gross: 318.00 × 8 / 108.
+    taxAmount: '23.56',
+    taxCodeId: serviceTax.id,
     supplierName: 'Restoran Nasi Kandar Line Clear',
     supplierTin: 'IG21136626090',
     documentBasis: 'einvoice_company',
     einvoiceUuid: 'F9D425P6DS7D8IU9K2M1',
     einvoiceValidatedAt: minutes(t0, -60),
     shares: [
-      { analyticAccountId: tower.id, percentage: '60' },
-      { analyticAccountId: bridge.id, percentage: '40' },
+      { analyticAccountId: klcc.id, percentage: '60' },
+      { analyticAccountId: penang.id, percentage: '40' },
       { analyticAccountId: salesAccount.id, percentage: '100' },
     ],
-    documentIds: [(await file(claimant.id, scan)).id],
+    documentIds: [(await file(claimant, scan)).id],
   });
   await addClaimLine(db, {
     ...line,
@@ -161,8 +185,8 @@ async function seedClaims(db: Database, org: DemoOrganization, ctx: { now: Date;
     fxRate: '3.4815',
     supplierName: 'Marina Stay Pte Ltd',
     documentBasis: 'foreign_supplier',
-    shares: [{ analyticAccountId: bridge.id, percentage: '100' }],
-    documentIds: [(await file(claimant.id, `hotel folio ${organizationId}`)).id],
+    shares: [{ analyticAccountId: penang.id, percentage: '100' }],
+    documentIds: [(await file(claimant, `hotel folio ${organizationId}`)).id],
   });
   await addClaimLine(db, { ...line, type: 'mileage', expenseDate: past(18), categoryId: travel.id, description: 'Kuala Lumpur to Ipoh and back', quantity: '412.6', rateId: mileage.id });
   await addClaimLine(db, { ...line, type: 'per_diem', expenseDate: past(18), categoryId: meals.id, description: 'Three days on the road', quantity: '3', rateId: perDiem.id, band: 'peninsular' });
@@ -200,11 +224,12 @@ async function seedClaims(db: Database, org: DemoOrganization, ctx: { now: Date;
     categoryId: meals.id,
     description: 'Lunch with Kedai Runcit Maju',
     amount: '159.00',
-    taxAmount: '9.00',
+    taxAmount: '11.78',
+    taxCodeId: serviceTax.id,
     supplierName: 'Restoran Nasi Kandar Line Clear',
     documentBasis: 'einvoice_employee',
     shares: [{ analyticAccountId: salesAccount.id, percentage: '100' }],
-    documentIds: [(await file(colleague.id, scan)).id],
+    documentIds: [(await file(colleague, scan)).id],
   });
   await recordClaimDecision(db, { organizationId, claimId: c2, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now: minutes(t0, 70) });
   await openClaimSignoffs(db, { organizationId, claimId: c2, state: 'submitted', eligible: () => [approver.id] });
@@ -215,7 +240,7 @@ async function seedClaims(db: Database, org: DemoOrganization, ctx: { now: Date;
   await recordClaimDecision(db, { organizationId, claimId: c2, actionKey: 'approve', actorMemberId: approvedBy.id, via: 'grant', now: minutes(t0, 140) });
   const payTo = channelOf(colleague.id);
   if (payTo) {
-    const proof = await file(approvedBy.id, `bank advice ${organizationId}`);
+    const proof = await file(approvedBy, `bank advice ${organizationId}`);
     await recordClaimSettlement(db, { organizationId, claimId: c2, channelId: payTo.id, settledBy: approvedBy.id, amount: '100.00', now: minutes(t0, 24 * 60) });
     await recordClaimSettlement(db, { organizationId, claimId: c2, channelId: payTo.id, settledBy: approvedBy.id, amount: '59.00', proofDocumentId: proof.id, now: minutes(t0, 25 * 60) });
   }
@@ -249,7 +274,6 @@ async function seedClaims(db: Database, org: DemoOrganization, ctx: { now: Date;
   org.payout_channels = channels.map((c) => ({ id: c.id, member_id: c.memberId, channel_key: c.channelKey, name: c.name, active: c.active }));
   org.org_units = [hq, sales, finance].map((u) => ({ id: u.id, code: u.code, name: u.name }));
   org.positions = [ceo, salesExec, financeManager, clerkPosition].map((p) => ({ id: p.id, title: p.title, org_unit_id: p.orgUnitId }));
-  org.claim_analytic_accounts = [tower, bridge, salesAccount].map((a) => ({ id: a.id, axis_id: a.axisId, code: a.code, name: a.name }));
   org.mileage_rates = [{ id: mileage.id, name: mileage.name }];
   org.per_diem_rates = [{ id: perDiem.id, name: perDiem.name }];
   org.claims = claimsOut;

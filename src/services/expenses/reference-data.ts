@@ -1,9 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import {
-  claimAnalyticAccounts,
-  claimAnalyticAxes,
-  claimFiles,
   claimGroups,
   expenseCategories,
   mileageRateBands,
@@ -11,11 +8,14 @@ import {
   perDiemRateBands,
   perDiemRates,
 } from '../../db/schema';
-import { sha256Hex } from '../../lib/crypto';
 import { AppError, validationError } from '../../lib/errors';
 import { checkRatePlaces } from '../../lib/money';
 
-/** Set-up of the claims area's reference data (demo, tests, later the set-up operations). */
+/**
+ * Set-up of the claims area's own reference data (demo, tests, later the set-up operations). Analytic
+ * axes and accounts, tax codes and the chart of accounts are shared with receivables: see
+ * services/receivables/reference-data.ts. Documents are uploaded through services/documents.
+ */
 
 function one<T>(rows: T[]): T {
   const [row] = rows;
@@ -44,24 +44,6 @@ export async function retireClaimGroup(db: Database, q: { organizationId: string
     .update(claimGroups)
     .set({ retiredAt: q.now })
     .where(and(eq(claimGroups.organizationId, q.organizationId), eq(claimGroups.id, q.id)));
-}
-
-export async function createClaimAnalyticAxis(db: Database, input: { organizationId: string; name: string; isProjectAxis?: boolean }) {
-  return one(
-    await db
-      .insert(claimAnalyticAxes)
-      .values({ organizationId: input.organizationId, name: input.name, isProjectAxis: input.isProjectAxis ?? false })
-      .returning(),
-  );
-}
-
-export async function createClaimAnalyticAccount(db: Database, input: { organizationId: string; axisId: string; code: string; name: string }) {
-  return one(
-    await db
-      .insert(claimAnalyticAccounts)
-      .values({ organizationId: input.organizationId, axisId: input.axisId, code: input.code, name: input.name })
-      .returning(),
-  );
 }
 
 export interface MileageBandInput {
@@ -107,14 +89,4 @@ export async function createPerDiemRate(
     .insert(perDiemRateBands)
     .values(input.bands.map((b) => ({ organizationId: input.organizationId, rateId: rate.id, band: b.band, amountPerDay: b.amountPerDay })));
   return rate;
-}
-
-/** Records an uploaded file (its SHA-256) that may support claim lines. */
-export async function storeClaimFile(db: Database, input: { organizationId: string; uploadedBy: string; content: Buffer | string }) {
-  return one(
-    await db
-      .insert(claimFiles)
-      .values({ organizationId: input.organizationId, uploadedBy: input.uploadedBy, sha256: sha256Hex(input.content) })
-      .returning(),
-  );
 }
