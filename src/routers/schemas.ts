@@ -1,3 +1,4 @@
+import { GAP_REASONS } from '../services/workflow/types';
 import { z } from 'zod';
 
 /** Shared building blocks of input and output schemas. */
@@ -27,21 +28,10 @@ const labelsSchema = z
   .object({ en: z.string().max(200), ms: z.string().max(200).optional(), zh: z.string().max(200).optional() })
   .describe('Locale to text; en always present');
 
-const gapSchema = z
+export const gapSchema = z
   .object({
     grant_id: uuid(),
-    reason: z.enum([
-      'member_inactive',
-      'position_retired',
-      'vacant',
-      'no_primary_position',
-      'no_unit_head',
-      'above_root',
-      'only_the_claimant',
-      'no_band_covers_amount',
-      'unallocated',
-      'no_account_approver',
-    ]),
+    reason: z.enum(GAP_REASONS),
     analytic_account_id: uuid().optional(),
     axis_id: uuid().optional(),
     member_id: uuid().optional(),

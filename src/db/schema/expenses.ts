@@ -1,3 +1,4 @@
+import type { GapReason } from '../../services/workflow/types';
 import {
   boolean,
   date,
@@ -284,7 +285,7 @@ export const claimSettlements = pgTable(
 
 export interface SignoffGap {
   grant_id: string;
-  reason: string;
+  reason: GapReason;
   analytic_account_id?: string;
   axis_id?: string;
   member_id?: string;

@@ -57,3 +57,18 @@ export interface TransitionDescriptor {
   sole_owner_exception?: boolean;
   refusal?: { code: RefusalCode; detail: string };
 }
+
+/** Why a gate has nobody able to take it (contract 2.5, gap object). */
+export const GAP_REASONS = [
+  'member_inactive',
+  'position_retired',
+  'vacant',
+  'no_primary_position',
+  'no_unit_head',
+  'above_root',
+  'only_the_claimant',
+  'no_band_covers_amount',
+  'unallocated',
+  'no_account_approver',
+] as const;
+export type GapReason = (typeof GAP_REASONS)[number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SEMANTICS } from '../../../services/workflow/types';
-import { uuid } from '../../schemas';
+import { amountOut, gapSchema, rateOut, transitionDescriptorSchema, uuid } from '../../schemas';
 
 export const createClaimInput = z.strictObject({
   // Blank, over-long (code points) and script rules are checked by the service: 422, not 400.
@@ -9,21 +9,9 @@ export const createClaimInput = z.strictObject({
   payout_channel_id: uuid().nullable().optional().describe('One of your own active payout channels (the payer may override it)'),
 });
 
-const amount = () => z.string().describe('Decimal amount');
-const rate = () => z.string().describe('Decimal rate');
+const amount = () => amountOut().describe('Decimal amount');
+const rate = () => rateOut().describe('Decimal rate');
 const dateTime = () => z.string().describe('ISO 8601 date-time');
-const labels = z.object({ en: z.string(), ms: z.string().optional(), zh: z.string().optional() });
-
-const gapSchema = z
-  .object({
-    grant_id: uuid(),
-    reason: z.string(),
-    analytic_account_id: uuid().optional(),
-    axis_id: uuid().optional(),
-    member_id: uuid().optional(),
-    position_id: uuid().optional(),
-  })
-  .meta({ id: 'SignoffGap' });
 
 const shareSchema = z.object({ analytic_account_id: uuid(), percentage: rate() });
 
@@ -144,28 +132,6 @@ const signoffSchema = z
   })
   .meta({ id: 'ClaimSignoff' });
 
-export const transitionSchema = z
-  .object({
-    action_key: z.string(),
-    to: z.string(),
-    gate: z.enum(['reporter', 'target', 'source', 'advance']),
-    allowed: z.boolean(),
-    labels,
-    requires_reason: z.boolean(),
-    sole_owner_exception: z.boolean().optional(),
-    refusal: z
-      .object({
-        code: z.enum(['not_reporter', 'no_band_covers_amount', 'not_in_band', 'self_approval', 'dispute_raiser', 'already_signed']),
-        detail: z.string(),
-      })
-      .optional(),
-    gaps: z.array(gapSchema).optional(),
-    signs: z
-      .array(z.object({ account_code: z.string(), account_name: z.string(), amount: amount(), analytic_account_id: uuid(), axis_id: uuid() }))
-      .optional(),
-  })
-  .meta({ id: 'ClaimTransition' });
-
 export const claimAnswerSchema = z
   .object({
     claim: claimSchema,
@@ -173,6 +139,6 @@ export const claimAnswerSchema = z
     decisions: z.array(decisionSchema),
     settlements: z.array(settlementSchema).describe('Newest first; masked'),
     signoffs: z.array(signoffSchema),
-    available_transitions: z.array(transitionSchema),
+    available_transitions: z.array(transitionDescriptorSchema),
   })
   .meta({ id: 'ClaimAnswer' });
