@@ -125,6 +125,8 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
       return typeof given === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { maxParamLength: 500 },
+    // The source address of per-address limits: the client's, from X-Forwarded-For, only behind a trusted proxy.
+    trustProxy: deps.config.TRUST_PROXY === 'true',
   });
 
   app.addHook('onSend', async (req, reply, payload) => {

@@ -4,6 +4,7 @@ export const PERMISSIONS = [
   'receivables.invoice.read',
   'receivables.invoice.issue',
   'receivables.customer.read',
+  'receivables.customer.create',
   'expenses.claim.create',
   'documents.create',
 ] as const;
@@ -24,6 +25,7 @@ export const BUILT_IN_ROLES: Record<string, { name: string; permissions: readonl
       'receivables.invoice.read',
       'receivables.invoice.issue',
       'receivables.customer.read',
+      'receivables.customer.create',
       'expenses.claim.create',
       'documents.create',
     ],
