@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import type { AppDeps } from './deps';
 import { queryRows, sql } from './db/client';
-import { ERROR_CATALOGUE, type ErrorCode } from './lib/errors';
-import { problemForCode, type Problem } from './lib/problem';
+import { ERROR_CATALOGUE, isAppError, type ErrorCode } from './lib/errors';
+import { problemForCode, problemFromError, type Problem } from './lib/problem';
 import { appRouter } from './routers/app';
 import './services/register';
 import { createContextFactory, type Context } from './routers/context';
@@ -94,6 +94,12 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
   });
 
   app.setErrorHandler((error, req, reply) => {
+    // A refusal thrown by a plain route (route-guard.ts: 401, 422, 409, 429) keeps its code and headers.
+    if (isAppError(error)) {
+      if (error.headers) reply.headers(error.headers);
+      if (error.status >= 500) req.log.error({ err: error.cause ?? error }, 'unhandled error');
+      return sendProblem(req, reply, problemFromError(error));
+    }
     const problem = fastifyErrorProblem(error as never);
     if (problem.status >= 500) req.log.error({ err: error }, 'unhandled error');
     return sendProblem(req, reply, problem);

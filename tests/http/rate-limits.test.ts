@@ -18,7 +18,9 @@ const t = useTestApp({
 /** A fresh address per test: counters per address are shared by everything on it. */
 const address = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
 
-const read = (url: string, token: string, remoteAddress = '127.0.0.1') =>
+// On PostgreSQL the per-address counters are shared with every other test app, and other tests fail
+// keys from 127.0.0.1: each request names its address.
+const read = (url: string, token: string, remoteAddress = address()) =>
   t.app.inject({ method: 'GET', url, headers: bearer(token), remoteAddress });
 
 function limits(res: { headers: Record<string, unknown> }) {
@@ -60,10 +62,10 @@ describe('rate limits per API key and per organization', () => {
     expect(limits(missing)).toMatchObject({ limit: PER_KEY, remaining: PER_KEY - 1 });
 
     const target = customerCreateTarget();
-    const noKey = await sendWrite(t.app, target, { token: org.owner.apiKey });
+    const noKey = await sendWrite(t.app, target, { token: org.owner.apiKey, remoteAddress: address() });
     expect(noKey.statusCode).toBe(422);
     expect(limits(noKey)).toMatchObject({ limit: PER_KEY, remaining: PER_KEY - 2 });
-    const created = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'rl-1' });
+    const created = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'rl-1', remoteAddress: address() });
     expect(created.statusCode).toBe(201);
     expect(limits(created)).toMatchObject({ limit: PER_KEY, remaining: PER_KEY - 3 });
 
