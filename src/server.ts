@@ -107,7 +107,7 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
 
   app.setNotFoundHandler((req, reply) => sendProblem(req, reply, problemForCode('not_found', 'No such resource')));
 
-  const openApiDocument = buildOpenApiDocument();
+  const openApiDocument = buildOpenApiDocument({ rateLimits: deps.rateLimits.settings });
   app.get('/openapi.json', async (_req, reply) => reply.header('cache-control', 'no-cache').send(openApiDocument));
 
   await app.register(fastifyTRPCOpenApiPlugin, {
