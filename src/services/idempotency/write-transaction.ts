@@ -50,9 +50,10 @@ export interface WriteSteps<R> {
  *
  * 1. Read the Idempotency-Key: required with an API key (422 idempotency_key_required), optional and
  *    honoured with a session; scoped to the API key, or to the session's member.
- * 2. Open the transaction; take the key's transaction-scoped advisory lock without waiting (held by
- *    a running request: 409 idempotency_in_progress with Retry-After).
+ * 2. Open the transaction; take the key's transaction-scoped advisory lock without waiting.
  * 3. A stored answer of the same fingerprint is replayed; of another, 409 idempotency_key_reused.
+ *    No stored answer and the lock held elsewhere: the first request is still running, 409
+ *    idempotency_in_progress with Retry-After.
  * 4. Otherwise run the write and store its answer in the same transaction, so a crash stores neither
  *    the record nor the key. A refusal rolls everything back and stores nothing.
  */
@@ -69,13 +70,16 @@ export async function runWrite<R>(deps: WriteDeps, req: WriteRequest, steps: Wri
     return await deps.db.transaction(async (t) => {
       const tx = t as unknown as Database;
       if (ref) {
-        if (!(await tryLockKey(tx, ref))) {
+        const locked = await tryLockKey(tx, ref);
+        // Read after the lock attempt: a committed answer is visible to this statement. Without the
+        // lock, a stored answer means the holder is only replaying it too, so it can be replayed here.
+        const stored = await findStoredAnswer(tx, ref, now);
+        if (!locked && !stored) {
           throw new AppError('idempotency_in_progress', {
             detail: 'The first request with this Idempotency-Key is still running; retry after Retry-After seconds',
             headers: { 'Retry-After': String(IN_PROGRESS_RETRY_AFTER_SECONDS) },
           });
         }
-        const stored = await findStoredAnswer(tx, ref, now);
         if (stored) {
           if (stored.fingerprint !== fingerprint) {
             throw new AppError('idempotency_key_reused', {
