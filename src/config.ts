@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { derivedDevelopmentKey, parseKey } from './lib/secret-box';
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -10,6 +11,8 @@ const schema = z.object({
   /** Secret that signs list cursors; derived per process when unset (cursors then die with it). */
   CURSOR_SECRET: z.string().min(16).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Largest file POST /v1/documents accepts, in bytes (10 MiB by default). */
+  DOCUMENT_MAX_BYTES: z.coerce.number().int().min(1).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   /** Requests per API key per window (RATE_LIMIT_WINDOW_SECONDS). */
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(600),
@@ -24,6 +27,15 @@ const schema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   /** How often expired idempotency keys are purged, in seconds (0 turns the job off). */
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(900),
+  /**
+   * AES-256 key (64 hex digits or base64 of 32 bytes) encrypting payout channel fields at rest.
+   * When unset, a development key derived from DATA_DIR is used (fine for the embedded database,
+   * never for production: main.ts warns when DATABASE_URL is set without it).
+   */
+  PAYOUT_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => parseKey(v) !== undefined, 'must be 32 bytes written as 64 hex digits or base64')
+    .optional(),
 });
 
 export type Config = z.infer<typeof schema>;
@@ -36,4 +48,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/** The key payout channel fields are encrypted under (see PAYOUT_ENCRYPTION_KEY). */
+export function payoutEncryptionKey(config: Pick<Config, 'PAYOUT_ENCRYPTION_KEY' | 'DATA_DIR'>): Buffer {
+  if (config.PAYOUT_ENCRYPTION_KEY) {
+    const key = parseKey(config.PAYOUT_ENCRYPTION_KEY);
+    if (key) return key;
+  }
+  return derivedDevelopmentKey(config.DATA_DIR);
 }

@@ -14,6 +14,9 @@ async function main() {
   const log = pino({ level: config.LOG_LEVEL });
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE });
   await handle.migrate();
+  if (config.DATABASE_URL && !config.PAYOUT_ENCRYPTION_KEY) {
+    log.warn('PAYOUT_ENCRYPTION_KEY is not set: payout channel fields are encrypted under a development key; set it in production');
+  }
   const deps: AppDeps = {
     db: handle.db,
     dbKind: handle.kind,

@@ -7,6 +7,7 @@ import type { AppDeps } from './deps';
 import { queryRows, sql } from './db/client';
 import { ERROR_CATALOGUE, isAppError, type ErrorCode } from './lib/errors';
 import { problemForCode, problemFromError, type Problem } from './lib/problem';
+import { registerUploadRoute } from './routers/documents/upload-route';
 import { appRouter } from './routers/app';
 import './services/register';
 import { createContextFactory, type Context } from './routers/context';
@@ -28,7 +29,8 @@ function responseMeta(opts: { ctx?: Context; errors: readonly { cause?: unknown 
   if (error) {
     // Only headers that belong to a refusal survive an error (no ETag of a record that was not written).
     const refusalHeaders = Object.fromEntries(Object.entries(headers).filter(([k]) => /^(ratelimit-|retry-after)/i.test(k)));
-    return { status: error.status, headers: { ...refusalHeaders, ...(error.headers ?? {}) } };
+    // A refusal the adapter raised itself (not an AppError) answers the status of the problem it becomes.
+    return { status: error.status ?? problemFromError(error).status, headers: { ...refusalHeaders, ...(error.headers ?? {}) } };
   }
   return { status: opts.ctx?.out.status ?? 200, headers };
 }
@@ -45,8 +47,16 @@ function codeForStatus(status: number): ErrorCode {
 }
 
 /** fastify's own refusals (malformed JSON, empty body, media type, size) rendered as problems. */
-function fastifyErrorProblem(error: { code?: string; statusCode?: number; message: string }): Problem {
+function fastifyErrorProblem(error: { code?: string; statusCode?: number; message: string }, maxUpload: number): Problem {
   switch (error.code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return problemForCode('payload_too_large', `The file is larger than ${maxUpload} bytes`, [{ pointer: '/file', detail: `must be at most ${maxUpload} bytes` }]);
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return problemForCode('unsupported_media_type', 'Send the file as multipart/form-data with one part named file');
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return problemForCode('invalid_request', 'Send exactly one part named file');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return problemForCode('unsupported_media_type', 'Send the body as application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -90,17 +100,20 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
       problem = undefined;
     }
     reply.header('content-type', 'application/problem+json; charset=utf-8');
+    // The adapter derives the status from the tRPC code; the problem decides (a body sent without
+    // Content-Type is a missing body, 400, though tRPC calls it an unsupported media type).
+    if (problem && problem.status !== reply.statusCode) reply.code(problem.status);
     return JSON.stringify(problemBody(req, reply.statusCode, problem));
   });
 
   app.setErrorHandler((error, req, reply) => {
-    // A refusal thrown by a plain route (route-guard.ts: 401, 422, 409, 429) keeps its code and headers.
+    // Routes outside the procedures (the upload) throw the same AppErrors (route-guard.ts: 401, 422, 409, 429), with their headers.
     if (isAppError(error)) {
-      if (error.headers) reply.headers(error.headers);
+      for (const [k, v] of Object.entries(error.headers ?? {})) reply.header(k, v);
       if (error.status >= 500) req.log.error({ err: error.cause ?? error }, 'unhandled error');
       return sendProblem(req, reply, problemFromError(error));
     }
-    const problem = fastifyErrorProblem(error as never);
+    const problem = fastifyErrorProblem(error as never, deps.config.DOCUMENT_MAX_BYTES);
     if (problem.status >= 500) req.log.error({ err: error }, 'unhandled error');
     return sendProblem(req, reply, problem);
   });
@@ -109,6 +122,8 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
 
   const openApiDocument = buildOpenApiDocument({ rateLimits: deps.rateLimits.settings });
   app.get('/openapi.json', async (_req, reply) => reply.header('cache-control', 'no-cache').send(openApiDocument));
+
+  await registerUploadRoute(app, deps);
 
   await app.register(fastifyTRPCOpenApiPlugin, {
     router: appRouter,

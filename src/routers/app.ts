@@ -1,9 +1,15 @@
+import { claimsRouter } from './expenses/claims/router';
 import { customersRouter } from './receivables/customers/router';
+import { invoicesRouter } from './receivables/invoices/router';
 import { router } from './trpc';
 
 export const appRouter = router({
   receivables: router({
     customers: customersRouter,
+    invoices: invoicesRouter,
+  }),
+  expenses: router({
+    claims: claimsRouter,
   }),
 });
 

@@ -191,5 +191,71 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
       if (!op.operationId) op.operationId = `${method}${path.replace(/[^a-zA-Z0-9]+/g, '_')}`;
     }
   }
+  addUploadOperation(doc);
   return doc as OpenAPIObject;
+}
+
+/**
+ * POST /documents is a fastify route (multipart is outside what the REST adapter speaks); it is
+ * described here by hand, in the same shape as the generated operations.
+ */
+function addUploadOperation(doc: Json) {
+  doc.components.schemas.UploadedDocument = {
+    type: 'object',
+    required: ['id', 'filename', 'content_type', 'size', 'sha256', 'created_at'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      filename: { type: 'string' },
+      content_type: {
+        type: 'string',
+        enum: ['application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/tiff', 'application/xml'],
+        description: 'Decided from the content (magic bytes), not from the declared type',
+      },
+      size: { type: 'integer', description: 'Bytes' },
+      sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      created_at: { type: 'string', format: 'date-time' },
+    },
+  };
+  const responses: Json = {
+    '201': {
+      description: 'Created',
+      headers: {
+        'X-Request-Id': ref('headers', 'X-Request-Id'),
+        'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
+        'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
+        'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
+        'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed'),
+      },
+      content: { 'application/json': { schema: ref('schemas', 'UploadedDocument') } },
+    },
+  };
+  for (const s of [400, 401, 403, 409, 413, 415, 422, 429, 500]) responses[String(s)] = ref('responses', `Problem${s}`);
+  doc.paths ??= {};
+  doc.paths['/documents'] = {
+    post: {
+      operationId: 'uploadDocument',
+      summary: 'Upload a document (file)',
+      description:
+        'Uploads one file as multipart/form-data, part `file`. Accepted: PDF, PNG, JPEG, WebP, HEIC, TIFF, XML, recognised by content; ' +
+        'another type, or content that disagrees with the declared type, is 415; larger than the limit (10 MiB by default) is 413; an empty file is 422. ' +
+        'The uploader owns the document until a record binds it (attachment_ids). Permission: documents.create.',
+      tags: ['Documents'],
+      security: [{ bearer: [] }],
+      // The upload is a write like the others: the same Idempotency-Key rules (route-guard.ts).
+      parameters: [ref('parameters', 'IdempotencyKey')],
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: { file: { type: 'string', format: 'binary', description: 'The file' } },
+            },
+          },
+        },
+      },
+      responses,
+    },
+  };
 }

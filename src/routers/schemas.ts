@@ -17,3 +17,65 @@ export const addressSchema = z
   .meta({ id: 'Address' });
 
 export const customFieldsSchema = z.record(z.string(), z.string());
+
+/** A decimal rate, quantity or percentage on output: plain decimal, no trailing zeros. */
+export const rateOut = () => z.string().regex(/^-?\d+(\.\d+)?$/);
+/** An amount on output: exactly the currency's minor units. */
+export const amountOut = () => z.string().regex(/^-?\d+(\.\d+)?$/);
+
+const labelsSchema = z
+  .object({ en: z.string().max(200), ms: z.string().max(200).optional(), zh: z.string().max(200).optional() })
+  .describe('Locale to text; en always present');
+
+const gapSchema = z
+  .object({
+    grant_id: uuid(),
+    reason: z.enum([
+      'member_inactive',
+      'position_retired',
+      'vacant',
+      'no_primary_position',
+      'no_unit_head',
+      'above_root',
+      'only_the_claimant',
+      'no_band_covers_amount',
+      'unallocated',
+      'no_account_approver',
+    ]),
+    analytic_account_id: uuid().optional(),
+    axis_id: uuid().optional(),
+    member_id: uuid().optional(),
+    position_id: uuid().optional(),
+  })
+  .meta({ id: 'Gap' });
+
+/** Contract 2.5: every exit of the current state, with whether this caller may take it. */
+export const transitionDescriptorSchema = z
+  .object({
+    action_key: z.string(),
+    to: z.string(),
+    gate: z.enum(['reporter', 'target', 'source', 'advance']),
+    allowed: z.boolean(),
+    labels: labelsSchema,
+    requires_reason: z.boolean(),
+    sole_owner_exception: z.boolean().optional(),
+    refusal: z
+      .object({
+        code: z.enum(['not_reporter', 'no_band_covers_amount', 'not_in_band', 'self_approval', 'dispute_raiser', 'already_signed']),
+        detail: z.string(),
+      })
+      .optional(),
+    gaps: z.array(gapSchema).optional(),
+    signs: z
+      .array(
+        z.object({
+          account_code: z.string(),
+          account_name: z.string(),
+          amount: amountOut(),
+          analytic_account_id: uuid(),
+          axis_id: uuid(),
+        }),
+      )
+      .optional(),
+  })
+  .meta({ id: 'TransitionDescriptor' });

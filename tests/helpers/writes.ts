@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/client';
-import { customers, idempotencyKeys } from '../../src/db/schema';
+import { claims, customers, idempotencyKeys } from '../../src/db/schema';
 
 /**
  * One keyed write as the idempotency and rate-limit tests drive it. The tests only talk to this
@@ -15,6 +15,8 @@ export interface WriteTarget {
   url: string;
   /** A valid body; `variant` makes a different request (another record). */
   body(variant?: string): Record<string, unknown>;
+  /** Where a created record lives (the Location header). */
+  locationOf(record: { id: string }): string;
   /** The record in a success answer (REST: the body; /trpc: result.data). */
   record(json: any): { id: string; [k: string]: unknown };
   /** The problem in an error answer (REST: the body; /trpc: error.data.problem). */
@@ -38,6 +40,7 @@ export function customerCreateTarget(prefix = `C-${randomUUID().slice(0, 8)}`): 
     method: 'POST',
     url: '/trpc/receivables.customers.create',
     body: (variant = 'a') => ({ code: code(variant), legal_name: `Kedai ${variant} Sdn Bhd`, payment_terms_days: 30 }),
+    locationOf: (r) => `/v1/receivables/customers/${r.id}`,
     record: (json) => json.result.data,
     problem: (json) => json.error.data.problem,
     async countRecords(db, organizationId, variant) {
@@ -45,6 +48,27 @@ export function customerCreateTarget(prefix = `C-${randomUUID().slice(0, 8)}`): 
         ? and(eq(customers.organizationId, organizationId), eq(customers.code, code(variant)))
         : eq(customers.organizationId, organizationId);
       const [row] = await db.select({ n: count() }).from(customers).where(where);
+      return Number(row?.n ?? 0);
+    },
+  };
+}
+
+/** POST /v1/expenses/claims: a draft claim filed by the caller (title only is enough). */
+export function claimFileTarget(prefix = randomUUID().slice(0, 8)): WriteTarget {
+  const title = (variant = 'a') => `Travel ${prefix} ${variant}`;
+  return {
+    name: 'POST /v1/expenses/claims',
+    method: 'POST',
+    url: '/v1/expenses/claims',
+    body: (variant = 'a') => ({ title: title(variant) }),
+    locationOf: (r) => `/v1/expenses/claims/${r.id}`,
+    record: (json) => json.claim,
+    problem: (json) => json,
+    async countRecords(db, organizationId, variant) {
+      const where = variant
+        ? and(eq(claims.organizationId, organizationId), eq(claims.title, title(variant)))
+        : eq(claims.organizationId, organizationId);
+      const [row] = await db.select({ n: count() }).from(claims).where(where);
       return Number(row?.n ?? 0);
     },
   };

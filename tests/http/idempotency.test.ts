@@ -4,15 +4,15 @@ import { sql, queryRows } from '../../src/db/client';
 import { IDEMPOTENCY_RETENTION_MS, purgeExpiredIdempotencyKeys } from '../../src/services/idempotency/idempotency';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
-import { countIdempotencyKeys, customerCreateTarget, sendWrite, type SentWrite, type WriteTarget } from '../helpers/writes';
+import { claimFileTarget, countIdempotencyKeys, customerCreateTarget, sendWrite, type SentWrite, type WriteTarget } from '../helpers/writes';
 
 const t = useTestApp();
 
 /**
- * Every write gets idempotency from writeProcedure. These run against each write listed here; add
- * the REST writes (invoices, claims) as they land.
+ * Every write gets idempotency from writeProcedure. These run against each write listed here: the
+ * tRPC-only customer create and the REST claim filing (add POST /v1/receivables/invoices the same way).
  */
-const TARGETS: (() => WriteTarget)[] = [() => customerCreateTarget()];
+const TARGETS: (() => WriteTarget)[] = [() => customerCreateTarget(), () => claimFileTarget()];
 
 function expectRefusal(target: WriteTarget, res: SentWrite, status: number, code: string) {
   expect(res.statusCode, res.body).toBe(status);
@@ -54,7 +54,7 @@ describe.each(TARGETS.map((make) => [make().name, make] as const))('idempotency 
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     const record = target.record(first.json());
     expect(first.headers.etag).toBe('"1"');
-    expect(first.headers.location).toBe(`/v1/receivables/customers/${record.id}`);
+    expect(first.headers.location).toBe(target.locationOf(record));
 
     for (let i = 0; i < 2; i++) {
       const again = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'order-42' });

@@ -86,3 +86,20 @@ describe('docs and health', () => {
     expect(res.body).toContain('Idempotency key reused');
   });
 });
+
+describe('receivables documents and uploads in the document', () => {
+  it('POST /receivables/invoices answers 201 with Location and ETag; the upload is multipart with a binary file part', async () => {
+    const doc = await fetchDoc();
+    const create = doc.paths['/receivables/invoices'].post;
+    expect(Object.keys(create.responses)).toContain('201');
+    expect(create.responses['200']).toBeUndefined();
+    expect(create.responses['201'].headers).toMatchObject({ Location: expect.any(Object), ETag: expect.any(Object) });
+    expect(create.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ReceivablesDocument' });
+    expect(doc.paths['/receivables/invoices/{id}'].get.responses['200'].headers.ETag).toBeDefined();
+    expect(doc.paths['/receivables/invoices/{id}/attachments'].post.responses['200']).toBeDefined();
+    const upload = doc.paths['/documents'].post;
+    expect(upload.requestBody.content['multipart/form-data'].schema.properties.file).toEqual({ type: 'string', format: 'binary', description: 'The file' });
+    expect(Object.keys(upload.responses).sort()).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500']);
+    expect(upload.security).toEqual([{ bearer: [] }]);
+  });
+});

@@ -6,6 +6,10 @@ export const PERMISSIONS = [
   'receivables.customer.read',
   'receivables.customer.create',
   'expenses.claim.create',
+  // Authority on the claim workflow's reject edge and sign-off steps; reads every claim of the organization.
+  'expenses.claim.approve',
+  // Authority on the claim workflow's pay edge; reads every claim of the organization.
+  'expenses.claim.pay',
   'documents.create',
 ] as const;
 
@@ -27,6 +31,8 @@ export const BUILT_IN_ROLES: Record<string, { name: string; permissions: readonl
       'receivables.customer.read',
       'receivables.customer.create',
       'expenses.claim.create',
+      'expenses.claim.approve',
+      'expenses.claim.pay',
       'documents.create',
     ],
   },

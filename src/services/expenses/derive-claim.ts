@@ -1,9 +1,8 @@
-import Decimal from 'decimal.js';
+import { Dec } from '../../lib/money';
 
-// Mirrors lib/money: 40 significant digits, ties rounded half away from zero.
-// (Kept local until src/lib/money.ts lands; switch the import then.)
-const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
-type Money = InstanceType<typeof Money>;
+// lib/money's decimal: 40 significant digits, ties rounded half away from zero.
+const Money = Dec;
+type Money = InstanceType<typeof Dec>;
 
 /** One line of an expense claim, as needed to derive the claim's fields. */
 export type ClaimLineInput = {

@@ -1,0 +1,62 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../client';
+import { fileAttachments, files } from '../schema';
+
+export type AttachmentRecordType = (typeof fileAttachments.$inferInsert)['recordType'];
+
+export async function insertFile(db: Database, values: typeof files.$inferInsert) {
+  const [row] = await db
+    .insert(files)
+    .values(values)
+    .returning({
+      id: files.id,
+      filename: files.filename,
+      contentType: files.contentType,
+      size: files.size,
+      sha256: files.sha256,
+      createdAt: files.createdAt,
+    });
+  return row;
+}
+
+/** The files named, with the record each is bound to (if any); locked so two binds cannot race. */
+export async function findFilesForBinding(db: Database, q: { organizationId: string; ids: string[] }) {
+  if (!q.ids.length) return [];
+  const rows = await db
+    .select({ id: files.id, uploadedBy: files.uploadedBy })
+    .from(files)
+    .where(and(eq(files.organizationId, q.organizationId), inArray(files.id, q.ids)))
+    .orderBy(files.id)
+    .for('update');
+  const bindings = await db
+    .select({ fileId: fileAttachments.fileId, recordType: fileAttachments.recordType, recordId: fileAttachments.recordId })
+    .from(fileAttachments)
+    .where(and(eq(fileAttachments.organizationId, q.organizationId), inArray(fileAttachments.fileId, q.ids)));
+  return rows.map((r) => ({ ...r, binding: bindings.find((b) => b.fileId === r.id) }));
+}
+
+export async function nextAttachmentOrdinal(db: Database, q: { organizationId: string; recordType: AttachmentRecordType; recordId: string }) {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(max(${fileAttachments.ordinal}), 0)::int` })
+    .from(fileAttachments)
+    .where(
+      and(eq(fileAttachments.organizationId, q.organizationId), eq(fileAttachments.recordType, q.recordType), eq(fileAttachments.recordId, q.recordId)),
+    );
+  return Number(row?.n ?? 0) + 1;
+}
+
+export async function insertAttachments(db: Database, values: (typeof fileAttachments.$inferInsert)[]) {
+  if (values.length) await db.insert(fileAttachments).values(values);
+}
+
+/** Ids of the files bound to a record, oldest attachment first. */
+export async function findAttachmentIds(db: Database, q: { organizationId: string; recordType: AttachmentRecordType; recordId: string }) {
+  const rows = await db
+    .select({ id: fileAttachments.fileId })
+    .from(fileAttachments)
+    .where(
+      and(eq(fileAttachments.organizationId, q.organizationId), eq(fileAttachments.recordType, q.recordType), eq(fileAttachments.recordId, q.recordId)),
+    )
+    .orderBy(asc(fileAttachments.ordinal));
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,185 @@
+import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { queryRows, type Database } from '../client';
+import {
+  allocations,
+  analyticAccounts,
+  numberSequences,
+  receipts,
+  receivableDocumentLines,
+  receivableDocuments,
+  receivableLineShares,
+  receivableTimeline,
+} from '../schema';
+import { isGroupCompanySql } from './customers';
+
+export type DocumentRow = typeof receivableDocuments.$inferSelect;
+
+export async function insertDocument(db: Database, values: typeof receivableDocuments.$inferInsert) {
+  const [row] = await db.insert(receivableDocuments).values(values).returning({ id: receivableDocuments.id });
+  return row;
+}
+
+export async function insertLines(db: Database, values: (typeof receivableDocumentLines.$inferInsert)[]) {
+  if (!values.length) return [];
+  return db.insert(receivableDocumentLines).values(values).returning({ id: receivableDocumentLines.id, lineNo: receivableDocumentLines.lineNo });
+}
+
+export async function insertShares(db: Database, values: (typeof receivableLineShares.$inferInsert)[]) {
+  if (values.length) await db.insert(receivableLineShares).values(values);
+}
+
+/** The header, with the project's code and name and the group flag as at `today`. */
+export async function findDocument(db: Database, q: { organizationId: string; id: string; today: string }) {
+  const [row] = await db
+    .select({
+      doc: receivableDocuments,
+      projectCode: analyticAccounts.code,
+      projectName: analyticAccounts.name,
+      isGroupTransaction: isGroupCompanySql('receivable_documents.organization_id', 'receivable_documents.customer_id', q.today),
+    })
+    .from(receivableDocuments)
+    .leftJoin(
+      analyticAccounts,
+      and(eq(analyticAccounts.organizationId, receivableDocuments.organizationId), eq(analyticAccounts.id, receivableDocuments.projectId)),
+    )
+    .where(and(eq(receivableDocuments.organizationId, q.organizationId), eq(receivableDocuments.id, q.id)));
+  return row ? { ...row.doc, projectCode: row.projectCode, projectName: row.projectName, isGroupTransaction: Boolean(row.isGroupTransaction) } : undefined;
+}
+
+/** The header alone, locked for an update in this transaction. */
+export async function lockDocument(db: Database, q: { organizationId: string; id: string }) {
+  const [row] = await db
+    .select()
+    .from(receivableDocuments)
+    .where(and(eq(receivableDocuments.organizationId, q.organizationId), eq(receivableDocuments.id, q.id)))
+    .for('update');
+  return row;
+}
+
+export async function updateDocument(db: Database, q: { organizationId: string; id: string }, set: Partial<typeof receivableDocuments.$inferInsert>) {
+  await db
+    .update(receivableDocuments)
+    .set(set)
+    .where(and(eq(receivableDocuments.organizationId, q.organizationId), eq(receivableDocuments.id, q.id)));
+}
+
+export async function bumpRevision(db: Database, q: { organizationId: string; id: string }) {
+  await db
+    .update(receivableDocuments)
+    .set({ revision: sql`${receivableDocuments.revision} + 1` })
+    .where(and(eq(receivableDocuments.organizationId, q.organizationId), eq(receivableDocuments.id, q.id)));
+}
+
+export async function findLines(db: Database, q: { organizationId: string; documentId: string }) {
+  return db
+    .select()
+    .from(receivableDocumentLines)
+    .where(and(eq(receivableDocumentLines.organizationId, q.organizationId), eq(receivableDocumentLines.documentId, q.documentId)))
+    .orderBy(asc(receivableDocumentLines.lineNo));
+}
+
+export async function findShares(db: Database, q: { organizationId: string; lineIds: string[] }) {
+  if (!q.lineIds.length) return [];
+  return db
+    .select()
+    .from(receivableLineShares)
+    .where(and(eq(receivableLineShares.organizationId, q.organizationId), inArray(receivableLineShares.lineId, q.lineIds)))
+    .orderBy(asc(receivableLineShares.lineId), asc(receivableLineShares.position));
+}
+
+/** Allocations against the document (invoice, debit note) or made from it (credit note), oldest first. */
+export async function findAllocations(db: Database, q: { organizationId: string; documentId: string }) {
+  return db
+    .select()
+    .from(allocations)
+    .where(
+      and(eq(allocations.organizationId, q.organizationId), or(eq(allocations.invoiceId, q.documentId), eq(allocations.creditNoteId, q.documentId))),
+    )
+    .orderBy(asc(allocations.createdAt), asc(allocations.id));
+}
+
+export async function findTimeline(db: Database, q: { organizationId: string; documentId: string }) {
+  return db
+    .select()
+    .from(receivableTimeline)
+    .where(and(eq(receivableTimeline.organizationId, q.organizationId), eq(receivableTimeline.documentId, q.documentId)))
+    .orderBy(asc(receivableTimeline.decidedAt), asc(receivableTimeline.id));
+}
+
+export async function insertTimelineEntry(db: Database, values: typeof receivableTimeline.$inferInsert) {
+  await db.insert(receivableTimeline).values(values);
+}
+
+/** Σ gross of the issued credit notes against an invoice. */
+export async function issuedCreditsAgainst(db: Database, q: { organizationId: string; invoiceId: string }): Promise<string> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${receivableDocuments.grossAmount}), 0)::text` })
+    .from(receivableDocuments)
+    .where(
+      and(
+        eq(receivableDocuments.organizationId, q.organizationId),
+        eq(receivableDocuments.originalInvoiceId, q.invoiceId),
+        eq(receivableDocuments.kind, 'customer_credit_note'),
+        isNotNull(receivableDocuments.issuedAt),
+      ),
+    );
+  return row?.total ?? '0';
+}
+
+/** Takes the next value of a per-organization sequence under a row lock (the row is created on first use). */
+export async function nextSequenceValue(db: Database, q: { organizationId: string; key: string }): Promise<number> {
+  const rows = await queryRows<{ last_value: number }>(
+    db,
+    sql`insert into ${numberSequences} (organization_id, key, last_value) values (${q.organizationId}, ${q.key}, 1)
+        on conflict (organization_id, key) do update set last_value = ${numberSequences}.last_value + 1
+        returning last_value`,
+  );
+  return Number(rows[0]?.last_value);
+}
+
+export async function insertReceipt(db: Database, values: typeof receipts.$inferInsert) {
+  const [row] = await db.insert(receipts).values(values).returning();
+  return row;
+}
+
+export async function lockReceipt(db: Database, q: { organizationId: string; id: string }) {
+  const [row] = await db
+    .select()
+    .from(receipts)
+    .where(and(eq(receipts.organizationId, q.organizationId), eq(receipts.id, q.id)))
+    .for('update');
+  return row;
+}
+
+/** Σ amount of the allocations of a source (receipt or credit note) that are not reversed. */
+export async function allocatedFrom(db: Database, q: { organizationId: string; receiptId?: string; creditNoteId?: string }): Promise<string> {
+  const source = q.receiptId ? eq(allocations.receiptId, q.receiptId) : eq(allocations.creditNoteId, q.creditNoteId ?? '');
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${allocations.amount}), 0)::text` })
+    .from(allocations)
+    .where(
+      and(eq(allocations.organizationId, q.organizationId), source, sql`${allocations.reversesId} is null and ${allocations.reversedById} is null`),
+    );
+  return row?.total ?? '0';
+}
+
+export async function insertAllocation(db: Database, values: typeof allocations.$inferInsert) {
+  const [row] = await db.insert(allocations).values(values).returning();
+  return row;
+}
+
+export async function lockAllocation(db: Database, q: { organizationId: string; id: string }) {
+  const [row] = await db
+    .select()
+    .from(allocations)
+    .where(and(eq(allocations.organizationId, q.organizationId), eq(allocations.id, q.id)))
+    .for('update');
+  return row;
+}
+
+export async function markAllocationReversed(db: Database, q: { organizationId: string; id: string; reversedById: string }) {
+  await db
+    .update(allocations)
+    .set({ reversedById: q.reversedById })
+    .where(and(eq(allocations.organizationId, q.organizationId), eq(allocations.id, q.id)));
+}

@@ -1,0 +1,379 @@
+import {
+  boolean,
+  date,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { members, organizations } from './organizations';
+import { payoutChannels, type MaskedPayoutField } from './people';
+
+/** What a claim line is spent on (meals, travel, mileage, ...). */
+export const expenseCategories = pgTable(
+  'expense_categories',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    id: uuid('id').notNull().defaultRandom(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    active: boolean('active').notNull().default(true),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] }), uniqueIndex('expense_categories_org_code').on(t.organizationId, t.code)],
+);
+
+/** A grouping claims may be filed under (a trip, an event); retired groups take no new claims. */
+export const claimGroups = pgTable(
+  'claim_groups',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    id: uuid('id').notNull().defaultRandom(),
+    name: text('name').notNull(),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
+);
+
+/**
+ * Analytic axes and accounts that claim line shares name. Minimal tables of the claims area; the
+ * receivables area keeps its own analytic axes, and the two are to be unified.
+ */
+export const claimAnalyticAxes = pgTable(
+  'claim_analytic_axes',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    id: uuid('id').notNull().defaultRandom(),
+    name: text('name').notNull(),
+    isProjectAxis: boolean('is_project_axis').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
+);
+
+export const claimAnalyticAccounts = pgTable(
+  'claim_analytic_accounts',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    id: uuid('id').notNull().defaultRandom(),
+    axisId: uuid('axis_id').notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    active: boolean('active').notNull().default(true),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('claim_analytic_accounts_org_axis_code').on(t.organizationId, t.axisId, t.code),
+    foreignKey({ columns: [t.organizationId, t.axisId], foreignColumns: [claimAnalyticAxes.organizationId, claimAnalyticAxes.id] }),
+  ],
+);
+
+/** A mileage rate (per km) effective from a date, with bands (e.g. first 500 km, beyond). */
+export const mileageRates = pgTable(
+  'mileage_rates',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    id: uuid('id').notNull().defaultRandom(),
+    name: text('name').notNull(),
+    currency: text('currency').notNull(),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    validTo: date('valid_to', { mode: 'string' }),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
+);
+
+export const mileageRateBands = pgTable(
+  'mileage_rate_bands',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    rateId: uuid('rate_id').notNull(),
+    band: text('band').notNull(),
+    fromKm: numeric('from_km', { precision: 20, scale: 10 }).notNull(),
+    /** Exclusive upper bound; null = no limit. */
+    toKm: numeric('to_km', { precision: 20, scale: 10 }),
+    ratePerKm: numeric('rate_per_km', { precision: 20, scale: 10 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.rateId, t.band] }),
+    foreignKey({ columns: [t.organizationId, t.rateId], foreignColumns: [mileageRates.organizationId, mileageRates.id] }),
+  ],
+);
+
+/** A per-diem (daily allowance) rate effective from a date, with bands (domestic, overseas, ...). */
+export const perDiemRates = pgTable(
+  'per_diem_rates',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    id: uuid('id').notNull().defaultRandom(),
+    name: text('name').notNull(),
+    currency: text('currency').notNull(),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    validTo: date('valid_to', { mode: 'string' }),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
+);
+
+export const perDiemRateBands = pgTable(
+  'per_diem_rate_bands',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    rateId: uuid('rate_id').notNull(),
+    band: text('band').notNull(),
+    amountPerDay: numeric('amount_per_day', { precision: 20, scale: 4 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.rateId, t.band] }),
+    foreignKey({ columns: [t.organizationId, t.rateId], foreignColumns: [perDiemRates.organizationId, perDiemRates.id] }),
+  ],
+);
+
+/** Per organization and year, the last claim number handed out (EC-YYYY-NNNN). */
+export const claimSequences = pgTable(
+  'claim_sequences',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    year: integer('year').notNull(),
+    lastValue: integer('last_value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.year] })],
+);
+
+export const claims = pgTable(
+  'claims',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    id: uuid('id').notNull().defaultRandom(),
+    reference: text('reference').notNull(),
+    title: text('title').notNull(),
+    claimantMemberId: uuid('claimant_member_id').notNull(),
+    groupId: uuid('group_id'),
+    payoutChannelId: uuid('payout_channel_id'),
+    currency: text('currency').notNull(),
+    state: text('state').notNull(),
+    revision: integer('revision').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('claims_org_reference').on(t.organizationId, t.reference),
+    index('claims_org_claimant_idx').on(t.organizationId, t.claimantMemberId, t.createdAt),
+    foreignKey({ columns: [t.organizationId, t.claimantMemberId], foreignColumns: [members.organizationId, members.id] }),
+    foreignKey({ columns: [t.organizationId, t.groupId], foreignColumns: [claimGroups.organizationId, claimGroups.id] }),
+    foreignKey({ columns: [t.organizationId, t.payoutChannelId], foreignColumns: [payoutChannels.organizationId, payoutChannels.id] }),
+  ],
+);
+
+export const CLAIM_LINE_TYPES = ['receipt', 'mileage', 'per_diem', 'advance_offset'] as const;
+export const FX_RATE_SOURCES = ['identity', 'reference', 'override', 'bank_statement'] as const;
+export const REIMBURSEMENT_BASES = ['expense_date_rate', 'bank_charged'] as const;
+export const DOCUMENT_BASES = ['einvoice_company', 'einvoice_employee', 'foreign_supplier', 'relaxation_receipt'] as const;
+
+export const claimLines = pgTable(
+  'claim_lines',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    id: uuid('id').notNull().defaultRandom(),
+    claimId: uuid('claim_id').notNull(),
+    lineNo: integer('line_no').notNull(),
+    type: text('type', { enum: CLAIM_LINE_TYPES }).notNull(),
+    withdrawn: boolean('withdrawn').notNull().default(false),
+    expenseDate: date('expense_date', { mode: 'string' }).notNull(),
+    categoryId: uuid('category_id').notNull(),
+    description: text('description').notNull(),
+    currency: text('currency').notNull(),
+    amount: numeric('amount', { precision: 20, scale: 4 }).notNull(),
+    baseAmount: numeric('base_amount', { precision: 20, scale: 4 }).notNull(),
+    fxRate: numeric('fx_rate', { precision: 20, scale: 10 }).notNull(),
+    fxRateSource: text('fx_rate_source', { enum: FX_RATE_SOURCES }).notNull(),
+    reimbursementBasis: text('reimbursement_basis', { enum: REIMBURSEMENT_BASES }).notNull(),
+    quantity: numeric('quantity', { precision: 20, scale: 10 }).notNull(),
+    rateId: uuid('rate_id'),
+    band: text('band'),
+    taxAmount: numeric('tax_amount', { precision: 20, scale: 4 }).notNull(),
+    /** Tax code of the receivables area's tax codes; linked when the two areas are unified. */
+    taxCodeId: uuid('tax_code_id'),
+    supplierName: text('supplier_name'),
+    supplierTin: text('supplier_tin'),
+    documentBasis: text('document_basis', { enum: DOCUMENT_BASES }).notNull(),
+    einvoiceUuid: text('einvoice_uuid'),
+    einvoiceValidatedAt: timestamp('einvoice_validated_at', { withTimezone: true }),
+    relaxationReason: text('relaxation_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('claim_lines_claim_line_no').on(t.organizationId, t.claimId, t.lineNo),
+    foreignKey({ columns: [t.organizationId, t.claimId], foreignColumns: [claims.organizationId, claims.id] }),
+    foreignKey({ columns: [t.organizationId, t.categoryId], foreignColumns: [expenseCategories.organizationId, expenseCategories.id] }),
+  ],
+);
+
+export const claimLineShares = pgTable(
+  'claim_line_shares',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    lineId: uuid('line_id').notNull(),
+    analyticAccountId: uuid('analytic_account_id').notNull(),
+    percentage: numeric('percentage', { precision: 20, scale: 10 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.lineId, t.analyticAccountId] }),
+    foreignKey({ columns: [t.organizationId, t.lineId], foreignColumns: [claimLines.organizationId, claimLines.id] }),
+    foreignKey({
+      columns: [t.organizationId, t.analyticAccountId],
+      foreignColumns: [claimAnalyticAccounts.organizationId, claimAnalyticAccounts.id],
+    }),
+  ],
+);
+
+/**
+ * Uploaded files supporting claim lines. Minimal table of the claims area; the receivables area's
+ * `files` (documents) table is to replace it when the two are unified.
+ */
+export const claimFiles = pgTable(
+  'claim_files',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    id: uuid('id').notNull().defaultRandom(),
+    sha256: text('sha256').notNull(),
+    uploadedBy: uuid('uploaded_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index('claim_files_org_sha256_idx').on(t.organizationId, t.sha256),
+    foreignKey({ columns: [t.organizationId, t.uploadedBy], foreignColumns: [members.organizationId, members.id] }),
+  ],
+);
+
+/** A file supporting a line; detached_at set when it no longer does (history kept). */
+export const claimLineDocuments = pgTable(
+  'claim_line_documents',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    lineId: uuid('line_id').notNull(),
+    fileId: uuid('file_id').notNull(),
+    attachedAt: timestamp('attached_at', { withTimezone: true }).notNull().defaultNow(),
+    detachedAt: timestamp('detached_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.lineId, t.fileId] }),
+    index('claim_line_documents_file_idx').on(t.organizationId, t.fileId),
+    foreignKey({ columns: [t.organizationId, t.lineId], foreignColumns: [claimLines.organizationId, claimLines.id] }),
+    foreignKey({ columns: [t.organizationId, t.fileId], foreignColumns: [claimFiles.organizationId, claimFiles.id] }),
+  ],
+);
+
+export const DECISION_VIAS = ['reporter', 'grant', 'delegation', 'escalation', 'sole_owner_exception'] as const;
+
+/** The claim's decision log: every transition, oldest first, never rewritten. */
+export const claimDecisions = pgTable(
+  'claim_decisions',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    id: uuid('id').notNull().defaultRandom(),
+    claimId: uuid('claim_id').notNull(),
+    seq: integer('seq').notNull(),
+    actionKey: text('action_key').notNull(),
+    actorMemberId: uuid('actor_member_id').notNull(),
+    authorityMemberId: uuid('authority_member_id').notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }).notNull(),
+    fromState: text('from_state').notNull(),
+    toState: text('to_state').notNull(),
+    reason: text('reason').notNull().default(''),
+    via: text('via', { enum: DECISION_VIAS }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('claim_decisions_claim_seq').on(t.organizationId, t.claimId, t.seq),
+    foreignKey({ columns: [t.organizationId, t.claimId], foreignColumns: [claims.organizationId, claims.id] }),
+    foreignKey({ columns: [t.organizationId, t.actorMemberId], foreignColumns: [members.organizationId, members.id] }),
+    foreignKey({ columns: [t.organizationId, t.authorityMemberId], foreignColumns: [members.organizationId, members.id] }),
+  ],
+);
+
+/**
+ * A payout of a claim. The channel's values at the time are kept encrypted (snapshot); only the
+ * masked form is stored in clear and ever answered.
+ */
+export const claimSettlements = pgTable(
+  'claim_settlements',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    id: uuid('id').notNull().defaultRandom(),
+    claimId: uuid('claim_id').notNull(),
+    channelId: uuid('channel_id').notNull(),
+    channelKey: text('channel_key').notNull(),
+    channelName: text('channel_name').notNull(),
+    amount: numeric('amount', { precision: 20, scale: 4 }).notNull(),
+    currency: text('currency').notNull(),
+    settledAt: timestamp('settled_at', { withTimezone: true }).notNull(),
+    settledBy: uuid('settled_by').notNull(),
+    proofDocumentId: uuid('proof_document_id'),
+    accountTail: text('account_tail'),
+    fieldsCiphertext: text('fields_ciphertext').notNull(),
+    fieldsMasked: jsonb('fields_masked').$type<MaskedPayoutField[]>().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index('claim_settlements_claim_idx').on(t.organizationId, t.claimId, t.settledAt),
+    foreignKey({ columns: [t.organizationId, t.claimId], foreignColumns: [claims.organizationId, claims.id] }),
+    foreignKey({ columns: [t.organizationId, t.channelId], foreignColumns: [payoutChannels.organizationId, payoutChannels.id] }),
+    foreignKey({ columns: [t.organizationId, t.settledBy], foreignColumns: [members.organizationId, members.id] }),
+    foreignKey({ columns: [t.organizationId, t.proofDocumentId], foreignColumns: [claimFiles.organizationId, claimFiles.id] }),
+  ],
+);
+
+export interface SignoffGap {
+  grant_id: string;
+  reason: string;
+  analytic_account_id?: string;
+  axis_id?: string;
+  member_id?: string;
+  position_id?: string;
+}
+
+/**
+ * A sign-off a claim needs to leave a sign-off step (one per analytic account its shares charge),
+ * with its signature once signed. Opened for a state; listed while the claim is in that state.
+ */
+export const claimSignoffs = pgTable(
+  'claim_signoffs',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    id: uuid('id').notNull().defaultRandom(),
+    claimId: uuid('claim_id').notNull(),
+    state: text('state').notNull(),
+    analyticAccountId: uuid('analytic_account_id').notNull(),
+    axisId: uuid('axis_id').notNull(),
+    accountCode: text('account_code').notNull(),
+    accountName: text('account_name').notNull(),
+    amount: numeric('amount', { precision: 20, scale: 4 }).notNull(),
+    currency: text('currency').notNull(),
+    eligible: text('eligible').array().notNull(),
+    gap: jsonb('gap').$type<SignoffGap>(),
+    signatureId: uuid('signature_id'),
+    signedActorMemberId: uuid('signed_actor_member_id'),
+    signedAuthorityMemberId: uuid('signed_authority_member_id'),
+    signedAt: timestamp('signed_at', { withTimezone: true }),
+    signedVia: text('signed_via', { enum: ['grant', 'delegation', 'escalation'] }),
+    approverAssignmentId: uuid('approver_assignment_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('claim_signoffs_claim_state_account').on(t.organizationId, t.claimId, t.state, t.analyticAccountId),
+    foreignKey({ columns: [t.organizationId, t.claimId], foreignColumns: [claims.organizationId, claims.id] }),
+    foreignKey({
+      columns: [t.organizationId, t.analyticAccountId],
+      foreignColumns: [claimAnalyticAccounts.organizationId, claimAnalyticAccounts.id],
+    }),
+  ],
+);

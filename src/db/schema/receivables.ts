@@ -1,0 +1,268 @@
+
+import {
+  boolean,
+  date,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import { customers } from './customers';
+import { members, organizations } from './organizations';
+import { accounts, analyticAccounts, analyticAxes, taxCodes, tradeLines } from './reference-data';
+
+/** Amounts: enough places for any ISO 4217 minor unit (at most 4); formatted to the currency on output. */
+const amount = (name: string) => numeric(name, { precision: 20, scale: 4 });
+/** Rates, quantities and percentages: up to 10 places (contract section 8). */
+const rate = (name: string) => numeric(name, { precision: 24, scale: 10 });
+
+export const DOCUMENT_KINDS = ['sales_invoice', 'customer_credit_note', 'customer_debit_note'] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+
+export interface FrozenAddress {
+  line1?: string;
+  line2?: string;
+  city?: string;
+  postcode?: string;
+  state?: string;
+  country_code: string | null;
+}
+
+export interface FrozenBuyer {
+  name: string;
+  address: FrozenAddress;
+  email: string | null;
+  phone: string | null;
+  registration_no: string | null;
+  registration_type: string | null;
+  sst_no: string | null;
+  tin: string | null;
+}
+
+export interface FrozenSeller {
+  name: string;
+  address: FrozenAddress;
+  msic: string | null;
+  registration_no: string | null;
+  sst_no: string | null;
+  tin: string | null;
+}
+
+/**
+ * Header of a sales invoice, customer credit note or customer debit note. Built for listing: the
+ * totals, the outstanding balance (kept up to date whenever an allocation is written) and the
+ * project summary (computed when the lines are priced) live here, so a page of a list needs no
+ * per-row query. The semantic is not stored: it is the stored workflow's semantic of `state`.
+ */
+export const receivableDocuments = pgTable(
+  'receivable_documents',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    id: uuid('id').notNull().defaultRandom(),
+    kind: text('kind', { enum: DOCUMENT_KINDS }).notNull(),
+    state: text('state').notNull(),
+    revision: integer('revision').notNull().default(1),
+    /** The document number; null until issued. */
+    reference: text('reference'),
+    customerId: uuid('customer_id').notNull(),
+    customerReference: text('customer_reference').notNull().default(''),
+    currency: text('currency').notNull(),
+    fxRate: rate('fx_rate').notNull(),
+    invoiceDate: date('invoice_date', { mode: 'string' }).notNull(),
+    dueOn: date('due_on', { mode: 'string' }).notNull(),
+    paymentTermsDays: integer('payment_terms_days').notNull(),
+    preparedBy: uuid('prepared_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }),
+    reason: text('reason'),
+    originalInvoiceId: uuid('original_invoice_id'),
+    originalTotal: amount('original_total'),
+    legacyReference: text('legacy_reference'),
+    isOpening: boolean('is_opening').notNull().default(false),
+    buyer: jsonb('buyer').$type<FrozenBuyer>(),
+    seller: jsonb('seller').$type<FrozenSeller>(),
+    customFields: jsonb('custom_fields').$type<Record<string, string>>().notNull().default({}),
+    netTotal: amount('net_total').notNull(),
+    taxTotal: amount('tax_total').notNull(),
+    grossAmount: amount('gross_amount').notNull(),
+    grossBase: amount('gross_base').notNull(),
+    outstanding: amount('outstanding').notNull(),
+    outstandingBase: amount('outstanding_base').notNull(),
+    /** The one project all project-charged lines share; null when none or several. */
+    projectId: uuid('project_id'),
+    multipleProjects: boolean('multiple_projects').notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('receivable_documents_org_reference').on(t.organizationId, t.reference),
+    index('receivable_documents_org_created').on(t.organizationId, t.createdAt, t.id),
+    index('receivable_documents_org_kind_created').on(t.organizationId, t.kind, t.createdAt, t.id),
+    index('receivable_documents_org_customer').on(t.organizationId, t.customerId),
+    index('receivable_documents_org_original').on(t.organizationId, t.originalInvoiceId),
+    foreignKey({ columns: [t.organizationId, t.customerId], foreignColumns: [customers.organizationId, customers.id] }),
+    foreignKey({ columns: [t.organizationId, t.preparedBy], foreignColumns: [members.organizationId, members.id] }),
+    foreignKey({
+      columns: [t.organizationId, t.originalInvoiceId],
+      foreignColumns: [(t.organizationId as AnyPgColumn), (t.id as AnyPgColumn)],
+    }).onDelete('no action'),
+    foreignKey({ columns: [t.organizationId, t.projectId], foreignColumns: [analyticAccounts.organizationId, analyticAccounts.id] }),
+  ],
+);
+
+/** Lines as priced: the tax code's code, rate and type are copied as they read at pricing time. */
+export const receivableDocumentLines = pgTable(
+  'receivable_document_lines',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    id: uuid('id').notNull().defaultRandom(),
+    documentId: uuid('document_id').notNull(),
+    lineNo: integer('line_no').notNull(),
+    accountId: uuid('account_id').notNull(),
+    classificationCode: text('classification_code').notNull(),
+    description: text('description').notNull(),
+    unitCode: text('unit_code'),
+    quantity: rate('quantity').notNull(),
+    unitPrice: amount('unit_price').notNull(),
+    discountAmount: amount('discount_amount').notNull(),
+    netAmount: amount('net_amount').notNull(),
+    netBase: amount('net_base').notNull(),
+    taxAmount: amount('tax_amount').notNull(),
+    taxBase: amount('tax_base').notNull(),
+    taxCodeId: uuid('tax_code_id').notNull(),
+    taxCode: text('tax_code').notNull(),
+    taxType: text('tax_type').notNull(),
+    taxPackKind: text('tax_pack_kind').notNull(),
+    taxRate: rate('tax_rate').notNull(),
+    taxExemptionReason: text('tax_exemption_reason'),
+    tradeLineId: uuid('trade_line_id'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('receivable_document_lines_doc_line_no').on(t.organizationId, t.documentId, t.lineNo),
+    foreignKey({ columns: [t.organizationId, t.documentId], foreignColumns: [receivableDocuments.organizationId, receivableDocuments.id] }),
+    foreignKey({ columns: [t.organizationId, t.accountId], foreignColumns: [accounts.organizationId, accounts.id] }),
+    foreignKey({ columns: [t.organizationId, t.taxCodeId], foreignColumns: [taxCodes.organizationId, taxCodes.id] }),
+    foreignKey({ columns: [t.organizationId, t.tradeLineId], foreignColumns: [tradeLines.organizationId, tradeLines.id] }),
+  ],
+);
+
+/** A line's split over analytic accounts; per axis the percentages sum to exactly 100. */
+export const receivableLineShares = pgTable(
+  'receivable_line_shares',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    lineId: uuid('line_id').notNull(),
+    position: integer('position').notNull(),
+    analyticAccountId: uuid('analytic_account_id').notNull(),
+    axisId: uuid('axis_id').notNull(),
+    percentage: rate('percentage').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.lineId, t.analyticAccountId] }),
+    foreignKey({ columns: [t.organizationId, t.lineId], foreignColumns: [receivableDocumentLines.organizationId, receivableDocumentLines.id] }),
+    foreignKey({ columns: [t.organizationId, t.analyticAccountId], foreignColumns: [analyticAccounts.organizationId, analyticAccounts.id] }),
+    foreignKey({ columns: [t.organizationId, t.axisId], foreignColumns: [analyticAxes.organizationId, analyticAxes.id] }),
+  ],
+);
+
+/** Money received from a customer; allocations apply it to invoices. */
+export const receipts = pgTable(
+  'receipts',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    id: uuid('id').notNull().defaultRandom(),
+    customerId: uuid('customer_id').notNull(),
+    reference: text('reference').notNull(),
+    currency: text('currency').notNull(),
+    amount: amount('amount').notNull(),
+    baseAmount: amount('base_amount').notNull(),
+    receivedOn: date('received_on', { mode: 'string' }).notNull(),
+    createdBy: uuid('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({ columns: [t.organizationId, t.customerId], foreignColumns: [customers.organizationId, customers.id] }),
+    foreignKey({ columns: [t.organizationId, t.createdBy], foreignColumns: [members.organizationId, members.id] }),
+  ],
+);
+
+/**
+ * Part of a receipt or of a credit note applied to an invoice. A reversal is a new allocation with
+ * the opposite amounts and `reverses_id` set; the reversed one gets `reversed_by_id`. Neither counts
+ * toward outstanding balances.
+ */
+export const allocations = pgTable(
+  'allocations',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    id: uuid('id').notNull().defaultRandom(),
+    invoiceId: uuid('invoice_id').notNull(),
+    sourceKind: text('source_kind', { enum: ['receipt', 'credit_note'] }).notNull(),
+    receiptId: uuid('receipt_id'),
+    creditNoteId: uuid('credit_note_id'),
+    currency: text('currency').notNull(),
+    amount: amount('amount').notNull(),
+    baseAmount: amount('base_amount').notNull(),
+    effectiveOn: date('effective_on', { mode: 'string' }).notNull(),
+    createdBy: uuid('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    reversesId: uuid('reverses_id'),
+    reversedById: uuid('reversed_by_id'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index('allocations_invoice_idx').on(t.organizationId, t.invoiceId, t.createdAt),
+    index('allocations_credit_note_idx').on(t.organizationId, t.creditNoteId),
+    index('allocations_receipt_idx').on(t.organizationId, t.receiptId),
+    foreignKey({ columns: [t.organizationId, t.invoiceId], foreignColumns: [receivableDocuments.organizationId, receivableDocuments.id] }),
+    foreignKey({ columns: [t.organizationId, t.creditNoteId], foreignColumns: [receivableDocuments.organizationId, receivableDocuments.id] }),
+    foreignKey({ columns: [t.organizationId, t.receiptId], foreignColumns: [receipts.organizationId, receipts.id] }),
+    foreignKey({ columns: [t.organizationId, t.createdBy], foreignColumns: [members.organizationId, members.id] }),
+    foreignKey({ columns: [t.organizationId, t.reversesId], foreignColumns: [(t.organizationId as AnyPgColumn), (t.id as AnyPgColumn)] }),
+    foreignKey({ columns: [t.organizationId, t.reversedById], foreignColumns: [(t.organizationId as AnyPgColumn), (t.id as AnyPgColumn)] }),
+  ],
+);
+
+/** Decisions taken on a document (contract 2.6), oldest first. */
+export const receivableTimeline = pgTable(
+  'receivable_timeline',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    id: uuid('id').notNull().defaultRandom(),
+    documentId: uuid('document_id').notNull(),
+    actionKey: text('action_key').notNull(),
+    actorMemberId: uuid('actor_member_id').notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }).notNull(),
+    fromState: text('from_state').notNull(),
+    toState: text('to_state').notNull(),
+    reason: text('reason').notNull().default(''),
+    via: text('via').notNull().default('grant'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index('receivable_timeline_doc_idx').on(t.organizationId, t.documentId, t.decidedAt),
+    foreignKey({ columns: [t.organizationId, t.documentId], foreignColumns: [receivableDocuments.organizationId, receivableDocuments.id] }),
+    foreignKey({ columns: [t.organizationId, t.actorMemberId], foreignColumns: [members.organizationId, members.id] }),
+  ],
+);
+
+/** Per-organization number sequences (document references), taken under a row lock. */
+export const numberSequences = pgTable(
+  'number_sequences',
+  {
+    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    key: text('key').notNull(),
+    lastValue: integer('last_value').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.key] })],
+);
+

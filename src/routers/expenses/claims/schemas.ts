@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { SEMANTICS } from '../../../services/workflow/types';
+import { uuid } from '../../schemas';
+
+export const createClaimInput = z.strictObject({
+  // Blank, over-long (code points) and script rules are checked by the service: 422, not 400.
+  title: z.string().describe('1 to 200 characters, in the scripts of the organization\'s record languages'),
+  group_id: uuid().nullable().optional().describe('A claim group of the organization that is not retired'),
+  payout_channel_id: uuid().nullable().optional().describe('One of your own active payout channels (the payer may override it)'),
+});
+
+const amount = () => z.string().describe('Decimal amount');
+const rate = () => z.string().describe('Decimal rate');
+const dateTime = () => z.string().describe('ISO 8601 date-time');
+const labels = z.object({ en: z.string(), ms: z.string().optional(), zh: z.string().optional() });
+
+const gapSchema = z
+  .object({
+    grant_id: uuid(),
+    reason: z.string(),
+    analytic_account_id: uuid().optional(),
+    axis_id: uuid().optional(),
+    member_id: uuid().optional(),
+    position_id: uuid().optional(),
+  })
+  .meta({ id: 'SignoffGap' });
+
+const shareSchema = z.object({ analytic_account_id: uuid(), percentage: rate() });
+
+export const claimLineSchema = z
+  .object({
+    id: uuid(),
+    line_no: z.int(),
+    type: z.enum(['receipt', 'mileage', 'per_diem', 'advance_offset']),
+    withdrawn: z.boolean(),
+    expense_date: z.string().describe('YYYY-MM-DD'),
+    category_id: uuid(),
+    description: z.string(),
+    currency: z.string().length(3),
+    amount: amount(),
+    base_amount: amount(),
+    fx_rate: rate(),
+    fx_rate_source: z.enum(['identity', 'reference', 'override', 'bank_statement']),
+    reimbursement_basis: z.enum(['expense_date_rate', 'bank_charged']),
+    quantity: rate(),
+    rate_id: uuid().nullable(),
+    band: z.string().nullable(),
+    tax_amount: amount(),
+    tax_code_id: uuid().nullable(),
+    supplier_name: z.string().nullable(),
+    supplier_tin: z.string().nullable(),
+    document_basis: z.enum(['einvoice_company', 'einvoice_employee', 'foreign_supplier', 'relaxation_receipt']),
+    einvoice_uuid: z.string().nullable(),
+    einvoice_validated_at: dateTime().nullable(),
+    relaxation_reason: z.string().nullable(),
+    documents: z.array(uuid()),
+    possible_duplicate: z.boolean(),
+    duplicate_claim_references: z.array(z.string()),
+    shares: z.array(shareSchema),
+  })
+  .meta({ id: 'ClaimLine' });
+
+export const claimSchema = z
+  .object({
+    id: uuid(),
+    reference: z.string(),
+    title: z.string(),
+    claimant_member_id: uuid(),
+    claimant_unit_name: z.string().nullable(),
+    group_id: uuid().nullable(),
+    payout_channel_id: uuid().nullable(),
+    currency: z.string().length(3),
+    state: z.string(),
+    semantic: z.enum(SEMANTICS),
+    revision: z.int(),
+    total: amount(),
+    original_currency: z.string().length(3).nullable(),
+    original_total: amount().nullable(),
+    multiple_currencies: z.boolean(),
+    merchant: z.string().nullable(),
+    category_ids: z.array(uuid()),
+    project_names: z.array(z.string()),
+    created_at: dateTime(),
+    submitted_at: dateTime().nullable(),
+    your_share: amount().optional(),
+  })
+  .meta({ id: 'Claim' });
+
+const decisionSchema = z
+  .object({
+    actor_member_id: uuid(),
+    authority_member_id: uuid(),
+    decided_at: dateTime(),
+    from: z.string(),
+    to: z.string(),
+    reason: z.string(),
+    via: z.enum(['reporter', 'grant', 'delegation', 'escalation', 'sole_owner_exception']),
+  })
+  .meta({ id: 'ClaimDecision' });
+
+const settlementSchema = z
+  .object({
+    id: uuid(),
+    channel_id: uuid(),
+    channel_key: z.string(),
+    channel_name: z.string(),
+    amount: amount(),
+    currency: z.string().length(3),
+    settled_at: dateTime(),
+    settled_by: uuid(),
+    proof_document_id: uuid().nullable(),
+    account_tail: z.string().nullable(),
+    fields: z.array(
+      z.object({ key: z.string(), label: z.object({ en: z.string(), ms: z.string(), zh: z.string().optional() }), display: z.string().describe('The masked form') }),
+    ),
+  })
+  .meta({ id: 'ClaimSettlement' });
+
+const signoffSchema = z
+  .object({
+    account_code: z.string(),
+    account_name: z.string(),
+    amount: amount(),
+    analytic_account_id: uuid(),
+    axis_id: uuid(),
+    currency: z.string(),
+    eligible: z.array(z.string()),
+    gap: gapSchema.optional(),
+    signed: z
+      .object({
+        id: uuid(),
+        actor_member_id: uuid(),
+        authority_member_id: uuid(),
+        axis_id: uuid(),
+        analytic_account_id: uuid(),
+        amount: amount(),
+        decided_at: dateTime(),
+        state: z.string(),
+        via: z.enum(['grant', 'delegation', 'escalation']),
+        approver_assignment_id: uuid().nullable(),
+      })
+      .optional(),
+    state: z.string(),
+  })
+  .meta({ id: 'ClaimSignoff' });
+
+export const transitionSchema = z
+  .object({
+    action_key: z.string(),
+    to: z.string(),
+    gate: z.enum(['reporter', 'target', 'source', 'advance']),
+    allowed: z.boolean(),
+    labels,
+    requires_reason: z.boolean(),
+    sole_owner_exception: z.boolean().optional(),
+    refusal: z
+      .object({
+        code: z.enum(['not_reporter', 'no_band_covers_amount', 'not_in_band', 'self_approval', 'dispute_raiser', 'already_signed']),
+        detail: z.string(),
+      })
+      .optional(),
+    gaps: z.array(gapSchema).optional(),
+    signs: z
+      .array(z.object({ account_code: z.string(), account_name: z.string(), amount: amount(), analytic_account_id: uuid(), axis_id: uuid() }))
+      .optional(),
+  })
+  .meta({ id: 'ClaimTransition' });
+
+export const claimAnswerSchema = z
+  .object({
+    claim: claimSchema,
+    lines: z.array(claimLineSchema),
+    decisions: z.array(decisionSchema),
+    settlements: z.array(settlementSchema).describe('Newest first; masked'),
+    signoffs: z.array(signoffSchema),
+    available_transitions: z.array(transitionSchema),
+  })
+  .meta({ id: 'ClaimAnswer' });

@@ -1,0 +1,25 @@
+import { addAttachments } from '../../../services/receivables/add-attachments';
+import { setEtag } from '../../http';
+import { writeProcedure } from '../../procedures';
+import { addAttachmentsInput, documentSchema } from './schemas';
+
+export const addAttachmentsProcedure = writeProcedure('receivables.invoice.create')
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/receivables/invoices/{id}/attachments',
+      summary: 'Attach uploaded documents to a receivables document',
+      description:
+        'Binds documents the caller uploaded (POST /documents) to the receivables document, after the ones already attached, and answers the document. ' +
+        'A document backs at most one record (409 document_bound_elsewhere); 422 document_unknown, document_not_yours. Permission: receivables.invoice.create.',
+      tags: ['Receivables documents'],
+      protect: true,
+    },
+  })
+  .input(addAttachmentsInput)
+  .output(documentSchema)
+  .mutation(async ({ ctx, input }) => {
+    const doc = await addAttachments(ctx.db, ctx.principal, input, ctx.deps.now());
+    setEtag(ctx, doc.revision);
+    return doc;
+  });

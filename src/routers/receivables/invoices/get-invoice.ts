@@ -1,0 +1,26 @@
+import { readDocument } from '../../../services/receivables/read-document';
+import { setEtag } from '../../http';
+import { readProcedure } from '../../procedures';
+import { idInput } from '../../schemas';
+import { documentSchema } from './schemas';
+
+export const getInvoiceProcedure = readProcedure('receivables.invoice.read')
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/receivables/invoices/{id}',
+      summary: 'Read a sales invoice, credit note or debit note',
+      description:
+        'Answers the document with its lines, allocations, outstanding balance, workflow state, available transitions and timeline; ' +
+        'its revision in the ETag header. Permission: receivables.invoice.read.',
+      tags: ['Receivables documents'],
+      protect: true,
+    },
+  })
+  .input(idInput)
+  .output(documentSchema)
+  .query(async ({ ctx, input }) => {
+    const doc = await readDocument(ctx.db, ctx.principal, input.id, ctx.deps.now());
+    setEtag(ctx, doc.revision);
+    return doc;
+  });

@@ -1,0 +1,260 @@
+import { loadConfig, payoutEncryptionKey } from '../../config';
+import type { Database } from '../../db/client';
+import { listClaimSignoffs } from '../../db/queries/claims';
+import type { Principal } from '../access/principal';
+import { addDemoSection, type DemoMember, type DemoOrganization } from '../demo/seed-demo';
+import { assignPosition, createOrgUnit, createPosition } from '../people/org-chart';
+import { recordClaimDecision } from './claim-decisions';
+import { addClaimLine, withdrawClaimLine } from './claim-lines';
+import { recordClaimSettlement } from './claim-settlements';
+import { openClaimSignoffs, signClaimSignoff } from './claim-signoffs';
+import { fileClaim } from './file-claim';
+import { createPayoutChannel } from './payout-channels';
+import {
+  createClaimAnalyticAccount,
+  createClaimAnalyticAxis,
+  createClaimGroup,
+  createExpenseCategory,
+  createMileageRate,
+  createPerDiemRate,
+  retireClaimGroup,
+  storeClaimFile,
+} from './reference-data';
+
+/**
+ * The claims part of the demo data set: reference data (categories, claim groups with one retired,
+ * payout channels, org units, positions and primary assignments, mileage and per-diem rates, analytic
+ * axes) and example claims written through the services, so every derived field of the claim answer
+ * has a real example: lines of every type, a withdrawn line, several currencies, decisions, sign-offs
+ * (one signed, one not), settlements, and the same receipt on two claims (a possible duplicate).
+ */
+
+function principalOf(org: DemoOrganization, member: DemoMember): Principal {
+  return { organizationId: org.id, memberId: member.id, via: 'session', credentialId: member.id, permissions: new Set(member.permissions) };
+}
+
+const minutes = (now: Date, n: number) => new Date(now.getTime() + n * 60_000);
+
+function daysBefore(today: string, n: number): string {
+  const d = new Date(`${today}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - n);
+  return d.toISOString().slice(0, 10);
+}
+
+async function seedClaims(db: Database, org: DemoOrganization, ctx: { now: Date; today: string }) {
+  const organizationId = org.id;
+  const active = org.members.filter((m) => m.active);
+  const byRole = (role: string) => active.find((m) => m.role === role);
+  const owner = byRole('owner') ?? active[0];
+  if (!owner) return;
+  const approver = byRole('accountant') ?? owner;
+  const claimant = byRole('employee') ?? owner;
+  const colleague = byRole('clerk') ?? approver;
+  const key = payoutEncryptionKey(loadConfig());
+  const past = (days: number) => daysBefore(ctx.today, days);
+  // Decisions are dated before the seed time, in the order they happened.
+  const t0 = minutes(ctx.now, -14 * 24 * 60);
+
+  const meals = await createExpenseCategory(db, { organizationId, code: 'MEALS', name: 'Meals and entertainment' });
+  const travel = await createExpenseCategory(db, { organizationId, code: 'TRAVEL', name: 'Travel and transport' });
+  const lodging = await createExpenseCategory(db, { organizationId, code: 'LODGING', name: 'Accommodation' });
+  const advance = await createExpenseCategory(db, { organizationId, code: 'ADVANCE', name: 'Cash advance' });
+  const roadshow = await createClaimGroup(db, { organizationId, name: 'Northern region roadshow' });
+  const oldTrip = await createClaimGroup(db, { organizationId, name: 'Annual retreat (closed)' });
+  await retireClaimGroup(db, { organizationId, id: oldTrip.id, now: t0 });
+
+  const hq = await createOrgUnit(db, { organizationId, code: 'HQ', name: 'Head Office' });
+  const sales = await createOrgUnit(db, { organizationId, code: 'SALES', name: 'Sales Department', parentId: hq.id });
+  const finance = await createOrgUnit(db, { organizationId, code: 'FIN', name: 'Finance Department', parentId: hq.id });
+  const ceo = await createPosition(db, { organizationId, orgUnitId: hq.id, title: 'Managing Director', isUnitHead: true });
+  const salesExec = await createPosition(db, { organizationId, orgUnitId: sales.id, title: 'Sales Executive' });
+  const financeManager = await createPosition(db, { organizationId, orgUnitId: finance.id, title: 'Finance Manager', isUnitHead: true });
+  const clerkPosition = await createPosition(db, { organizationId, orgUnitId: finance.id, title: 'Accounts Clerk' });
+  const positionOf = new Map([
+    [owner.id, ceo.id],
+    [approver.id, financeManager.id],
+    [colleague.id, clerkPosition.id],
+    [claimant.id, salesExec.id],
+  ]);
+  for (const [memberId, positionId] of positionOf) {
+    await assignPosition(db, { organizationId, memberId, positionId, validFrom: '2024-01-01' });
+  }
+
+  const projects = await createClaimAnalyticAxis(db, { organizationId, name: 'Projects', isProjectAxis: true });
+  const departments = await createClaimAnalyticAxis(db, { organizationId, name: 'Departments' });
+  const tower = await createClaimAnalyticAccount(db, { organizationId, axisId: projects.id, code: 'PRJ-TOWER', name: 'Menara Harmoni fit-out' });
+  const bridge = await createClaimAnalyticAccount(db, { organizationId, axisId: projects.id, code: 'PRJ-BRIDGE', name: 'Bayan Lepas bridge survey' });
+  const salesAccount = await createClaimAnalyticAccount(db, { organizationId, axisId: departments.id, code: 'DEPT-SALES', name: 'Sales' });
+
+  const mileage = await createMileageRate(db, {
+    organizationId,
+    name: 'Private car mileage',
+    currency: org.base_currency,
+    validFrom: '2024-01-01',
+    bands: [
+      { band: 'first_500_km', fromKm: '0', toKm: '500', ratePerKm: '0.8' },
+      { band: 'beyond_500_km', fromKm: '500', ratePerKm: '0.5' },
+    ],
+  });
+  const perDiem = await createPerDiemRate(db, {
+    organizationId,
+    name: 'Daily subsistence allowance',
+    currency: org.base_currency,
+    validFrom: '2024-01-01',
+    bands: [
+      { band: 'peninsular', amountPerDay: '80' },
+      { band: 'sabah_sarawak', amountPerDay: '100' },
+      { band: 'overseas', amountPerDay: '180' },
+    ],
+  });
+
+  const channels: Awaited<ReturnType<typeof createPayoutChannel>>[] = [];
+  for (const [i, member] of [claimant, colleague, owner].filter((m, i, all) => all.indexOf(m) === i).entries()) {
+    channels.push(
+      await createPayoutChannel(db, key, {
+        organizationId,
+        memberId: member.id,
+        channelKey: i % 2 ? 'duitnow' : 'bank_transfer',
+        name: i % 2 ? 'DuitNow (mobile)' : 'Maybank savings',
+        fields: i % 2 ? { proxy_type: 'Mobile number', proxy_id: `+60 12-345 ${6700 + i}` } : { bank_name: 'Maybank', account_holder: member.name, account_number: `5140 1234 ${5670 + i}` },
+      }),
+    );
+  }
+  const channelOf = (memberId: string) => channels.find((c) => c.memberId === memberId);
+
+  const scan = `demo receipt scan ${organizationId}`;
+  const file = (uploadedBy: string, content: string) => storeClaimFile(db, { organizationId, uploadedBy, content });
+  const claimsOut: { id: string; reference: string; state: string; claimant_member_id: string; title: string }[] = [];
+
+  // 1. Submitted, with lines of every type, a withdrawn line, two currencies, sign-offs half signed.
+  const roadshowClaim = await fileClaim(db, principalOf(org, claimant), { title: 'Roadshow to Penang and Ipoh', group_id: roadshow.id, payout_channel_id: channelOf(claimant.id)?.id ?? null }, t0);
+  const c1 = roadshowClaim.claim.id;
+  const line = { organizationId, claimId: c1, now: t0 };
+  await addClaimLine(db, {
+    ...line,
+    type: 'receipt',
+    expenseDate: past(20),
+    categoryId: meals.id,
+    description: 'Dinner with distributor',
+    amount: '318.00',
+    taxAmount: '18.00',
+    supplierName: 'Restoran Nasi Kandar Line Clear',
+    supplierTin: 'IG21136626090',
+    documentBasis: 'einvoice_company',
+    einvoiceUuid: 'F9D425P6DS7D8IU9K2M1',
+    einvoiceValidatedAt: minutes(t0, -60),
+    shares: [
+      { analyticAccountId: tower.id, percentage: '60' },
+      { analyticAccountId: bridge.id, percentage: '40' },
+      { analyticAccountId: salesAccount.id, percentage: '100' },
+    ],
+    documentIds: [(await file(claimant.id, scan)).id],
+  });
+  await addClaimLine(db, {
+    ...line,
+    type: 'receipt',
+    expenseDate: past(19),
+    categoryId: lodging.id,
+    description: 'Hotel, two nights (Singapore stopover)',
+    currency: 'SGD',
+    amount: '420.00',
+    fxRate: '3.4815',
+    supplierName: 'Marina Stay Pte Ltd',
+    documentBasis: 'foreign_supplier',
+    shares: [{ analyticAccountId: bridge.id, percentage: '100' }],
+    documentIds: [(await file(claimant.id, `hotel folio ${organizationId}`)).id],
+  });
+  await addClaimLine(db, { ...line, type: 'mileage', expenseDate: past(18), categoryId: travel.id, description: 'Kuala Lumpur to Ipoh and back', quantity: '412.6', rateId: mileage.id });
+  await addClaimLine(db, { ...line, type: 'per_diem', expenseDate: past(18), categoryId: meals.id, description: 'Three days on the road', quantity: '3', rateId: perDiem.id, band: 'peninsular' });
+  await addClaimLine(db, { ...line, type: 'advance_offset', expenseDate: past(25), categoryId: advance.id, description: 'Cash advance for the roadshow', amount: '500.00' });
+  const parking = await addClaimLine(db, {
+    ...line,
+    type: 'receipt',
+    expenseDate: past(18),
+    categoryId: travel.id,
+    description: 'Parking (claimed twice by mistake)',
+    amount: '12.00',
+    supplierName: 'Ipoh Parade Parking',
+    documentBasis: 'relaxation_receipt',
+    relaxationReason: 'Parking machine receipt, no e-invoice',
+  });
+  await withdrawClaimLine(db, { organizationId, claimId: c1, lineId: parking.id });
+  await recordClaimDecision(db, { organizationId, claimId: c1, actionKey: 'submit', actorMemberId: claimant.id, via: 'reporter', now: minutes(t0, 60) });
+  await openClaimSignoffs(db, { organizationId, claimId: c1, state: 'submitted', eligible: () => [approver.id, owner.id].filter((id, i, all) => all.indexOf(id) === i) });
+  const [firstSignoff] = await listClaimSignoffs(db, { organizationId, claimId: c1, state: 'submitted' });
+  if (firstSignoff) {
+    await signClaimSignoff(db, { organizationId, signoffId: firstSignoff.id, actorMemberId: approver.id, via: 'grant', now: minutes(t0, 120) });
+  }
+  claimsOut.push({ id: c1, reference: roadshowClaim.claim.reference, state: 'submitted', claimant_member_id: claimant.id, title: roadshowClaim.claim.title });
+
+  // 2. Paid, through sign-off and approval, settled in two payouts; it carries the same receipt scan
+  //    as the roadshow claim, so both lines show possible_duplicate.
+  const lunch = await fileClaim(db, principalOf(org, colleague), { title: 'Client lunch, Bangsar', payout_channel_id: channelOf(colleague.id)?.id ?? null }, minutes(t0, 10));
+  const c2 = lunch.claim.id;
+  await addClaimLine(db, {
+    organizationId,
+    claimId: c2,
+    now: minutes(t0, 10),
+    type: 'receipt',
+    expenseDate: past(20),
+    categoryId: meals.id,
+    description: 'Lunch with Kedai Runcit Maju',
+    amount: '159.00',
+    taxAmount: '9.00',
+    supplierName: 'Restoran Nasi Kandar Line Clear',
+    documentBasis: 'einvoice_employee',
+    shares: [{ analyticAccountId: salesAccount.id, percentage: '100' }],
+    documentIds: [(await file(colleague.id, scan)).id],
+  });
+  await recordClaimDecision(db, { organizationId, claimId: c2, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now: minutes(t0, 70) });
+  await openClaimSignoffs(db, { organizationId, claimId: c2, state: 'submitted', eligible: () => [approver.id] });
+  for (const s of await listClaimSignoffs(db, { organizationId, claimId: c2, state: 'submitted' })) {
+    await signClaimSignoff(db, { organizationId, signoffId: s.id, actorMemberId: approver.id, via: 'grant', now: minutes(t0, 130) });
+  }
+  const approvedBy = approver.id === colleague.id ? owner : approver;
+  await recordClaimDecision(db, { organizationId, claimId: c2, actionKey: 'approve', actorMemberId: approvedBy.id, via: 'grant', now: minutes(t0, 140) });
+  const payTo = channelOf(colleague.id);
+  if (payTo) {
+    const proof = await file(approvedBy.id, `bank advice ${organizationId}`);
+    await recordClaimSettlement(db, { organizationId, claimId: c2, channelId: payTo.id, settledBy: approvedBy.id, amount: '100.00', now: minutes(t0, 24 * 60) });
+    await recordClaimSettlement(db, { organizationId, claimId: c2, channelId: payTo.id, settledBy: approvedBy.id, amount: '59.00', proofDocumentId: proof.id, now: minutes(t0, 25 * 60) });
+  }
+  await recordClaimDecision(db, { organizationId, claimId: c2, actionKey: 'pay', actorMemberId: approvedBy.id, via: 'grant', now: minutes(t0, 25 * 60 + 5) });
+  claimsOut.push({ id: c2, reference: lunch.claim.reference, state: 'paid', claimant_member_id: colleague.id, title: lunch.claim.title });
+
+  // 3. A draft all in one foreign currency (original_currency and original_total).
+  const tokyo = await fileClaim(db, principalOf(org, claimant), { title: 'Tokyo trade fair' }, minutes(t0, 20));
+  for (const [i, [description, amount, rate]] of [
+    ['Airport limousine bus', '3200', '0.0301'],
+    ['Business lunch', '5800', '0.0302'],
+  ].entries()) {
+    await addClaimLine(db, { organizationId, claimId: tokyo.claim.id, now: minutes(t0, 20), type: 'receipt', expenseDate: past(10 - i), categoryId: i ? meals.id : travel.id, description: description!, currency: 'JPY', amount: amount!, fxRate: rate!, documentBasis: 'foreign_supplier', supplierName: i ? 'Ginza Shokudo' : null });
+  }
+  claimsOut.push({ id: tokyo.claim.id, reference: tokyo.claim.reference, state: 'draft', claimant_member_id: claimant.id, title: tokyo.claim.title });
+
+  // 4. A rejected claim (it no longer counts for duplicates).
+  const rejected = await fileClaim(db, principalOf(org, claimant), { title: 'Gym membership' }, minutes(t0, 30));
+  await addClaimLine(db, { organizationId, claimId: rejected.claim.id, now: minutes(t0, 30), type: 'receipt', expenseDate: past(12), categoryId: travel.id, description: 'Monthly gym fee', amount: '150.00', supplierName: 'Fitness Hub', documentBasis: 'relaxation_receipt', relaxationReason: 'Membership card statement' });
+  await recordClaimDecision(db, { organizationId, claimId: rejected.claim.id, actionKey: 'submit', actorMemberId: claimant.id, via: 'reporter', now: minutes(t0, 80) });
+  if (approver.id !== claimant.id) {
+    await recordClaimDecision(db, { organizationId, claimId: rejected.claim.id, actionKey: 'reject', actorMemberId: approver.id, via: 'grant', reason: 'Not a business expense', now: minutes(t0, 150) });
+  }
+  claimsOut.push({ id: rejected.claim.id, reference: rejected.claim.reference, state: approver.id !== claimant.id ? 'rejected' : 'submitted', claimant_member_id: claimant.id, title: rejected.claim.title });
+
+  org.expense_categories = [meals, travel, lodging, advance].map((c) => ({ id: c.id, code: c.code, name: c.name }));
+  org.claim_groups = [
+    { id: roadshow.id, name: roadshow.name, retired: false },
+    { id: oldTrip.id, name: oldTrip.name, retired: true },
+  ];
+  org.payout_channels = channels.map((c) => ({ id: c.id, member_id: c.memberId, channel_key: c.channelKey, name: c.name, active: c.active }));
+  org.org_units = [hq, sales, finance].map((u) => ({ id: u.id, code: u.code, name: u.name }));
+  org.positions = [ceo, salesExec, financeManager, clerkPosition].map((p) => ({ id: p.id, title: p.title, org_unit_id: p.orgUnitId }));
+  org.claim_analytic_accounts = [tower, bridge, salesAccount].map((a) => ({ id: a.id, axis_id: a.axisId, code: a.code, name: a.name }));
+  org.mileage_rates = [{ id: mileage.id, name: mileage.name }];
+  org.per_diem_rates = [{ id: perDiem.id, name: perDiem.name }];
+  org.claims = claimsOut;
+}
+
+export function registerClaimsDemo(): void {
+  addDemoSection((db, org, ctx) => seedClaims(db, org, ctx));
+}

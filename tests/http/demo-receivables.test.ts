@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { seedDemo } from '../../src/services/demo/seed-demo';
+import { useTestApp } from '../helpers/app';
+import { httpHelpers } from '../helpers/http';
+
+const t = useTestApp();
+const { get } = httpHelpers(t);
+
+describe('demo data set: receivables', () => {
+  it('gives every organization reference data and documents whose every field has a real example', async () => {
+    const data = await seedDemo(t.db, new Date());
+    const [acme, borneo, solo] = data.organizations as any[];
+    for (const org of [acme, borneo, solo]) {
+      expect(org.tax_codes.map((c: any) => [c.code, c.rate, c.tax_type])).toEqual([
+        ['SV8', '8', '02'],
+        ['ST10', '10', '01'],
+        ['EX', '0', 'E'],
+        ['NA', '0', '06'],
+      ]);
+      expect(org.projects).toHaveLength(2);
+      expect(org.invoices.length).toBeGreaterThanOrEqual(5);
+    }
+    const owner = acme.members.find((m: any) => m.role === 'owner');
+    const docs = await Promise.all(acme.invoices.map(async (d: any) => (await get(`/v1/receivables/invoices/${d.id}`, owner.api_key)).json()));
+    const kinds = new Set(docs.map((d) => d.kind));
+    expect(kinds).toEqual(new Set(['sales_invoice', 'customer_credit_note', 'customer_debit_note']));
+    const issued = docs.filter((d) => d.semantic === 'accrual');
+    expect(issued.length).toBe(3);
+    for (const d of issued) {
+      expect(d.reference).toEqual(expect.any(String));
+      expect(d.buyer).not.toBeNull();
+      expect(d.seller).toMatchObject({ name: 'Acme Trading Sdn Bhd', tin: 'C20880050010' });
+      expect(d.timeline).toHaveLength(1);
+    }
+    const allocations = docs.flatMap((d) => d.allocations);
+    expect(allocations.some((a) => a.source_kind === 'credit_note')).toBe(true);
+    expect(allocations.some((a) => a.reversed_by_id)).toBe(true);
+    const inv1 = docs.find((d) => d.customer_reference === 'PO-7702');
+    expect(inv1).toMatchObject({ gross_amount: '1423.00', outstanding: '870.75', multiple_projects: true, project: null });
+    const draft = docs.find((d) => d.customer_reference === 'PO-7781');
+    expect(draft).toMatchObject({ semantic: 'draft', attachment_ids: [expect.any(String)], project: { code: 'P-KLCC' }, custom_fields: { po_number: 'PO-7781' } });
+    expect(docs.some((d) => d.currency === 'USD' && d.fx_rate === '4.4712')).toBe(true);
+
+    // The sole owner's organization: issued under the sole-owner exception, with its reason.
+    const soloOwner = solo.members[0];
+    const soloIssued = (await Promise.all(solo.invoices.map(async (d: any) => (await get(`/v1/receivables/invoices/${d.id}`, soloOwner.api_key)).json()))).find(
+      (d: any) => d.semantic === 'accrual',
+    );
+    expect(soloIssued.timeline[0].reason).toMatch(/Sole owner/);
+  });
+});

@@ -1,0 +1,314 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { createInProcessClient } from '../../src/client';
+import { listClaimSignoffs } from '../../src/db/queries/claims';
+import { claimSettlements, payoutChannels } from '../../src/db/schema';
+import { open } from '../../src/lib/secret-box';
+import { addClaimLine, detachLineDocument, withdrawClaimLine } from '../../src/services/expenses/claim-lines';
+import { recordClaimDecision } from '../../src/services/expenses/claim-decisions';
+import { recordClaimSettlement } from '../../src/services/expenses/claim-settlements';
+import { openClaimSignoffs, signClaimSignoff } from '../../src/services/expenses/claim-signoffs';
+import { storeClaimFile } from '../../src/services/expenses/reference-data';
+import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
+import { createClaimReferenceData, createTestPayoutChannel, TEST_PAYOUT_KEY } from '../factories/claims';
+import { createTestMember, createTestOrganization } from '../factories/organization';
+import { useTestApp } from '../helpers/app';
+
+const t = useTestApp();
+
+const at = (iso: string) => new Date(iso);
+
+async function setup() {
+  const org = await createTestOrganization(t.db);
+  const employee = await createTestMember(t.db, org.id, { role: 'employee', name: 'Devi' });
+  const accountant = await createTestMember(t.db, org.id, { role: 'accountant', name: 'Ben' });
+  const colleague = await createTestMember(t.db, org.id, { role: 'employee', name: 'Chong' });
+  const ref = await createClaimReferenceData(t.db, org.id);
+  // A fresh Idempotency-Key per client: writes made with an API key need one.
+  const client = (token: string) => createInProcessClient(t.deps, { token, idempotencyKey: randomUUID() });
+  return { org, employee, accountant, colleague, ref, client };
+}
+
+describe('the claim answer is built from stored lines, decisions, settlements and sign-offs', () => {
+  it('lines of every type, a withdrawn line, several currencies; the claim through submit, sign-off, approve and pay', async () => {
+    const { org, employee, accountant, ref, client } = await setup();
+    const sales = await createOrgUnit(t.db, { organizationId: org.id, code: 'SALES', name: 'Sales Department' });
+    const finance = await createOrgUnit(t.db, { organizationId: org.id, code: 'FIN', name: 'Finance' });
+    const salesExec = await createPosition(t.db, { organizationId: org.id, orgUnitId: sales.id, title: 'Sales executive' });
+    const financeExec = await createPosition(t.db, { organizationId: org.id, orgUnitId: finance.id, title: 'Finance executive' });
+    await assignPosition(t.db, { organizationId: org.id, memberId: employee.id, positionId: salesExec.id, validFrom: '2020-01-01' });
+    await assignPosition(t.db, { organizationId: org.id, memberId: employee.id, positionId: financeExec.id, validFrom: '2026-05-01' });
+    // A secondary position never decides the unit.
+    await assignPosition(t.db, { organizationId: org.id, memberId: employee.id, positionId: financeExec.id, validFrom: '2019-01-01', isPrimary: false });
+    const channel = await createTestPayoutChannel(t.db, org.id, employee.id, { accountNumber: '5140-1234-5678' });
+
+    t.setNow(at('2026-04-10T02:00:00Z'));
+    const filed = await client(employee.apiKey).expenses.claims.create({ title: 'Penang roadshow', payout_channel_id: channel.id });
+    const claimId = filed.claim.id;
+    expect(filed.claim.claimant_unit_name).toBe('Sales Department');
+    const receipt = await storeClaimFile(t.db, { organizationId: org.id, uploadedBy: employee.id, content: 'receipt-nasi-kandar.pdf bytes' });
+    const receipt2 = await storeClaimFile(t.db, { organizationId: org.id, uploadedBy: employee.id, content: 'second page' });
+    const now = at('2026-04-10T02:00:00Z');
+    const base = { organizationId: org.id, claimId, now };
+    await addClaimLine(t.db, {
+      ...base,
+      type: 'receipt',
+      expenseDate: '2026-04-08',
+      categoryId: ref.meals.id,
+      description: 'Team dinner',
+      amount: '106.00',
+      taxAmount: '6.00',
+      supplierName: 'Nasi Kandar Line Clear',
+      supplierTin: 'IG20000000001',
+      documentBasis: 'einvoice_company',
+      einvoiceUuid: 'F9D425P6DS7D8IU',
+      einvoiceValidatedAt: at('2026-04-08T12:00:00Z'),
+      shares: [
+        { analyticAccountId: ref.zeta.id, percentage: '60' },
+        { analyticAccountId: ref.alpha.id, percentage: '40' },
+        { analyticAccountId: ref.sales.id, percentage: '100' },
+      ],
+      documentIds: [receipt.id, receipt2.id],
+    });
+    await addClaimLine(t.db, {
+      ...base,
+      type: 'receipt',
+      expenseDate: '2026-04-08',
+      categoryId: ref.travel.id,
+      description: 'Ride from the airport',
+      currency: 'USD',
+      amount: '50.00',
+      fxRate: '4.4712',
+      supplierName: 'Uber',
+      documentBasis: 'foreign_supplier',
+      shares: [{ analyticAccountId: ref.alpha.id, percentage: '100' }],
+    });
+    await addClaimLine(t.db, { ...base, type: 'mileage', expenseDate: '2026-04-09', categoryId: ref.travel.id, description: 'KL to Ipoh', quantity: '120.5', rateId: ref.mileage.id });
+    await addClaimLine(t.db, { ...base, type: 'per_diem', expenseDate: '2026-04-09', categoryId: ref.meals.id, description: 'Two days in Singapore', quantity: '2', rateId: ref.perDiem.id, band: 'overseas' });
+    await addClaimLine(t.db, { ...base, type: 'advance_offset', expenseDate: '2026-04-01', categoryId: ref.advance.id, description: 'Cash advance', amount: '200' });
+    const sgd = await addClaimLine(t.db, {
+      ...base,
+      type: 'receipt',
+      expenseDate: '2026-04-09',
+      categoryId: ref.travel.id,
+      description: 'Taxi, paid by card',
+      currency: 'SGD',
+      amount: '30.00',
+      fxRate: '3.3',
+      bankChargedAmount: '101.37',
+      supplierName: 'ComfortDelGro',
+    });
+    await withdrawClaimLine(t.db, { organizationId: org.id, claimId, lineId: sgd.id });
+
+    const draft = await client(employee.apiKey).expenses.claims.get({ id: claimId });
+    expect(draft.claim).toMatchObject({
+      revision: 8,
+      // 106.00 + 223.56 + 96.40 + 301.00 - 200.00; the withdrawn SGD line does not count.
+      total: '526.96',
+      original_currency: null,
+      original_total: null,
+      multiple_currencies: true,
+      merchant: 'Nasi Kandar Line Clear',
+      category_ids: [ref.meals.id, ref.travel.id, ref.advance.id],
+      project_names: ['Alpha Bridge', 'Zeta Tower'],
+      submitted_at: null,
+      claimant_unit_name: 'Sales Department',
+    });
+    expect(draft.lines.map((l) => [l.line_no, l.type, l.withdrawn, l.currency, l.amount, l.base_amount, l.fx_rate, l.fx_rate_source, l.reimbursement_basis, l.quantity, l.band])).toEqual([
+      [1, 'receipt', false, 'MYR', '106.00', '106.00', '1', 'identity', 'expense_date_rate', '1', null],
+      [2, 'receipt', false, 'USD', '50.00', '223.56', '4.4712', 'reference', 'expense_date_rate', '1', null],
+      [3, 'mileage', false, 'MYR', '96.40', '96.40', '1', 'identity', 'expense_date_rate', '120.5', 'first_500_km'],
+      [4, 'per_diem', false, 'MYR', '301.00', '301.00', '1', 'identity', 'expense_date_rate', '2', 'overseas'],
+      [5, 'advance_offset', false, 'MYR', '-200.00', '-200.00', '1', 'identity', 'expense_date_rate', '1', null],
+      [6, 'receipt', true, 'SGD', '30.00', '101.37', '3.379', 'bank_statement', 'bank_charged', '1', null],
+    ]);
+    expect(draft.lines[0]).toMatchObject({
+      tax_amount: '6.00',
+      supplier_tin: 'IG20000000001',
+      document_basis: 'einvoice_company',
+      einvoice_uuid: 'F9D425P6DS7D8IU',
+      einvoice_validated_at: '2026-04-08T12:00:00.000Z',
+      relaxation_reason: null,
+      documents: [receipt.id, receipt2.id],
+      possible_duplicate: false,
+      duplicate_claim_references: [],
+    });
+    expect(draft.lines[0]!.shares).toEqual(
+      expect.arrayContaining([
+        { analytic_account_id: ref.zeta.id, percentage: '60' },
+        { analytic_account_id: ref.alpha.id, percentage: '40' },
+        { analytic_account_id: ref.sales.id, percentage: '100' },
+      ]),
+    );
+    expect(draft.lines[2]).toMatchObject({ rate_id: ref.mileage.id, document_basis: 'relaxation_receipt', relaxation_reason: expect.any(String) });
+
+    // Submit: the claim leaves draft; the unit is frozen to the day of submission.
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId, actionKey: 'submit', actorMemberId: employee.id, via: 'reporter', now: at('2026-04-12T03:00:00Z') });
+    await openClaimSignoffs(t.db, { organizationId: org.id, claimId, state: 'submitted', eligible: () => [accountant.id] });
+    t.setNow(at('2026-06-01T02:00:00Z'));
+    const submitted = await client(accountant.apiKey).expenses.claims.get({ id: claimId });
+    expect(submitted.claim).toMatchObject({ state: 'submitted', semantic: 'pending', submitted_at: '2026-04-12T03:00:00.000Z', claimant_unit_name: 'Sales Department' });
+    expect(submitted.decisions).toEqual([
+      { actor_member_id: employee.id, authority_member_id: employee.id, decided_at: '2026-04-12T03:00:00.000Z', from: 'draft', to: 'submitted', reason: '', via: 'reporter' },
+    ]);
+    // One sign-off per analytic account the active lines charge, for the base amount it carries.
+    expect(submitted.signoffs.map((s) => [s.account_code, s.amount, s.currency, s.eligible, s.state, s.signed])).toEqual([
+      ['D-SALES', '106.00', 'MYR', [accountant.id], 'submitted', undefined],
+      ['P-ALPHA', '265.96', 'MYR', [accountant.id], 'submitted', undefined],
+      ['P-ZETA', '63.60', 'MYR', [accountant.id], 'submitted', undefined],
+    ]);
+    const approve = () => submitted.available_transitions.find((x) => x.action_key === 'approve');
+    expect(approve()?.allowed).toBe(false);
+    expect(submitted.available_transitions.find((x) => x.action_key === 'reject')).toMatchObject({ allowed: true, gate: 'source' });
+
+    // While still in draft, the unit is today's: the employee moved to Finance on 1 May.
+    const other = await client(employee.apiKey).expenses.claims.create({ title: 'June taxi' });
+    expect(other.claim.claimant_unit_name).toBe('Finance');
+
+    for (const s of await listClaimSignoffs(t.db, { organizationId: org.id, claimId })) {
+      await signClaimSignoff(t.db, { organizationId: org.id, signoffId: s.id, actorMemberId: accountant.id, via: 'grant', now: at('2026-06-01T02:30:00Z') });
+    }
+    const signed = await client(accountant.apiKey).expenses.claims.get({ id: claimId });
+    expect(signed.signoffs.every((s) => s.signed?.actor_member_id === accountant.id && s.signed.via === 'grant' && s.signed.decided_at === '2026-06-01T02:30:00.000Z')).toBe(true);
+    expect(signed.signoffs[0]!.signed).toMatchObject({ amount: '106.00', state: 'submitted', approver_assignment_id: null, analytic_account_id: ref.sales.id, axis_id: ref.departments.id });
+    expect(signed.available_transitions.find((x) => x.action_key === 'approve')?.allowed).toBe(true);
+
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId, actionKey: 'approve', actorMemberId: accountant.id, via: 'grant', now: at('2026-06-01T03:00:00Z') });
+    await recordClaimSettlement(t.db, { organizationId: org.id, claimId, channelId: channel.id, settledBy: accountant.id, amount: '300.00', now: at('2026-06-02T03:00:00Z') });
+    const proof = await storeClaimFile(t.db, { organizationId: org.id, uploadedBy: accountant.id, content: 'bank advice' });
+    await recordClaimSettlement(t.db, { organizationId: org.id, claimId, channelId: channel.id, settledBy: accountant.id, amount: '226.96', proofDocumentId: proof.id, now: at('2026-06-03T03:00:00Z') });
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId, actionKey: 'pay', actorMemberId: accountant.id, via: 'grant', now: at('2026-06-03T03:01:00Z') });
+
+    const paid = await client(employee.apiKey).expenses.claims.get({ id: claimId });
+    t.setNow(undefined);
+    expect(paid.claim).toMatchObject({ state: 'paid', semantic: 'payout', submitted_at: '2026-04-12T03:00:00.000Z' });
+    expect(paid.decisions.map((d) => `${d.from}->${d.to}:${d.via}`)).toEqual(['draft->submitted:reporter', 'submitted->approved:grant', 'approved->paid:grant']);
+    // Not a sign-off step any more.
+    expect(paid.signoffs).toEqual([]);
+    expect(paid.available_transitions).toEqual([]);
+    // Newest first, masked.
+    expect(paid.settlements).toEqual([
+      {
+        id: expect.any(String),
+        channel_id: channel.id,
+        channel_key: 'bank_transfer',
+        channel_name: channel.name,
+        amount: '226.96',
+        currency: 'MYR',
+        settled_at: '2026-06-03T03:00:00.000Z',
+        settled_by: accountant.id,
+        proof_document_id: proof.id,
+        account_tail: '5678',
+        fields: [
+          { key: 'bank_name', label: { en: 'Bank', ms: 'Bank', zh: '银行' }, display: 'Maybank' },
+          { key: 'account_holder', label: { en: 'Account holder', ms: 'Pemegang akaun', zh: '账户持有人' }, display: 'N** A***** B**** A****' },
+          { key: 'account_number', label: { en: 'Account number', ms: 'Nombor akaun', zh: '账号' }, display: '••••••••5678' },
+        ],
+      },
+      expect.objectContaining({ amount: '300.00', settled_at: '2026-06-02T03:00:00.000Z', proof_document_id: null }),
+    ]);
+    const json = JSON.stringify(paid);
+    expect(json).not.toContain('1234');
+    expect(json).not.toContain('Aisyah');
+    expect(json).not.toContain('v1.');
+  });
+
+  it('a claim all in one foreign currency has original_currency and original_total', async () => {
+    const { org, employee, ref, client } = await setup();
+    const filed = await client(employee.apiKey).expenses.claims.create({ title: 'Tokyo' });
+    const base = { organizationId: org.id, claimId: filed.claim.id, now: new Date(), categoryId: ref.meals.id, expenseDate: '2026-04-01', type: 'receipt' as const };
+    await addClaimLine(t.db, { ...base, description: 'Ramen', currency: 'JPY', amount: '1200', fxRate: '0.0301' });
+    await addClaimLine(t.db, { ...base, description: 'Sushi', currency: 'JPY', amount: '4500', fxRate: '0.0302' });
+    const answer = await client(employee.apiKey).expenses.claims.get({ id: filed.claim.id });
+    expect(answer.claim).toMatchObject({ total: '172.02', original_currency: 'JPY', original_total: '5700', multiple_currencies: false, merchant: null, project_names: [] });
+    expect(answer.lines.map((l) => [l.amount, l.base_amount])).toEqual([
+      ['1200', '36.12'],
+      ['4500', '135.90'],
+    ]);
+  });
+});
+
+describe('possible_duplicate across claims in different states', () => {
+  it('signals a document whose SHA-256 supports an active line of another claim that left draft and is not rejected or cancelled', async () => {
+    const { org, employee, accountant, colleague, ref, client } = await setup();
+    const now = new Date();
+    const same = 'the very same receipt scan';
+    const fileOf = (who: string) => storeClaimFile(t.db, { organizationId: org.id, uploadedBy: who, content: same });
+
+    const mine = await client(employee.apiKey).expenses.claims.create({ title: 'Mine' });
+    await addClaimLine(t.db, { organizationId: org.id, claimId: mine.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Lunch', amount: '20', documentIds: [(await fileOf(employee.id)).id] });
+    const theirs = await client(colleague.apiKey).expenses.claims.create({ title: 'Theirs' });
+    const theirFile = await fileOf(colleague.id);
+    await addClaimLine(t.db, { organizationId: org.id, claimId: theirs.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Lunch', amount: '20', documentIds: [theirFile.id] });
+    const mineAgain = await client(employee.apiKey).expenses.claims.create({ title: 'Mine again' });
+    await addClaimLine(t.db, { organizationId: org.id, claimId: mineAgain.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Lunch', amount: '20', documentIds: [(await fileOf(employee.id)).id] });
+
+    const flag = async (token: string, claimId: string) => {
+      const line = (await client(token).expenses.claims.get({ id: claimId })).lines[0]!;
+      return [line.possible_duplicate, line.duplicate_claim_references];
+    };
+
+    // Every other claim is still a draft: nothing to signal.
+    expect(await flag(employee.apiKey, mine.claim.id)).toEqual([false, []]);
+
+    // The colleague's claim is submitted: a possible duplicate. The employee may not read that claim,
+    // so its reference is not disclosed to them; the approver sees it.
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId: theirs.claim.id, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now });
+    expect(await flag(employee.apiKey, mine.claim.id)).toEqual([true, []]);
+    expect(await flag(accountant.apiKey, mine.claim.id)).toEqual([true, [theirs.claim.reference]]);
+    // A draft claim of the caller's own with the same file does not count, but once submitted it does, in filing order.
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId: mineAgain.claim.id, actionKey: 'submit', actorMemberId: employee.id, via: 'reporter', now });
+    expect(await flag(employee.apiKey, mine.claim.id)).toEqual([true, [mineAgain.claim.reference]]);
+    expect(await flag(accountant.apiKey, mine.claim.id)).toEqual([true, [theirs.claim.reference, mineAgain.claim.reference]]);
+    // Seen from the colleague's claim: the employee's draft never counts, their submitted claim does.
+    expect(await flag(accountant.apiKey, theirs.claim.id)).toEqual([true, [mineAgain.claim.reference]]);
+
+    // Rejected and cancelled claims stop counting.
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId: theirs.claim.id, actionKey: 'reject', actorMemberId: accountant.id, via: 'grant', now, reason: 'Duplicate' });
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId: mineAgain.claim.id, actionKey: 'withdraw', actorMemberId: employee.id, via: 'reporter', now });
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId: mineAgain.claim.id, actionKey: 'cancel', actorMemberId: employee.id, via: 'reporter', now });
+    expect(await flag(accountant.apiKey, mine.claim.id)).toEqual([false, []]);
+  });
+
+  it('a withdrawn line or a detached document of the other claim does not count; approved and paid claims do', async () => {
+    const { org, employee, accountant, colleague, ref, client } = await setup();
+    const now = new Date();
+    const content = `scan ${Math.random()}`;
+    const mine = await client(employee.apiKey).expenses.claims.create({ title: 'Mine' });
+    await addClaimLine(t.db, { organizationId: org.id, claimId: mine.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'x', amount: '5', documentIds: [(await storeClaimFile(t.db, { organizationId: org.id, uploadedBy: employee.id, content })).id] });
+
+    const other = await client(colleague.apiKey).expenses.claims.create({ title: 'Other' });
+    const f = await storeClaimFile(t.db, { organizationId: org.id, uploadedBy: colleague.id, content });
+    const line = await addClaimLine(t.db, { organizationId: org.id, claimId: other.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'x', amount: '5', documentIds: [f.id] });
+    const second = await addClaimLine(t.db, { organizationId: org.id, claimId: other.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'y', amount: '5', documentIds: [f.id] });
+    await withdrawClaimLine(t.db, { organizationId: org.id, claimId: other.claim.id, lineId: line.id });
+    await detachLineDocument(t.db, { organizationId: org.id, claimId: other.claim.id, lineId: second.id, fileId: f.id, now });
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId: other.claim.id, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now });
+    const read = async () => (await client(accountant.apiKey).expenses.claims.get({ id: mine.claim.id })).lines[0]!;
+    expect((await read()).possible_duplicate).toBe(false);
+
+    const third = await client(colleague.apiKey).expenses.claims.create({ title: 'Third' });
+    await addClaimLine(t.db, { organizationId: org.id, claimId: third.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'z', amount: '5', documentIds: [(await storeClaimFile(t.db, { organizationId: org.id, uploadedBy: colleague.id, content })).id] });
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId: third.claim.id, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now });
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId: third.claim.id, actionKey: 'approve', actorMemberId: accountant.id, via: 'grant', now });
+    expect(await read()).toMatchObject({ possible_duplicate: true, duplicate_claim_references: [third.claim.reference] });
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId: third.claim.id, actionKey: 'pay', actorMemberId: accountant.id, via: 'grant', now });
+    expect(await read()).toMatchObject({ possible_duplicate: true, duplicate_claim_references: [third.claim.reference] });
+  });
+});
+
+describe('payout channels are encrypted at rest', () => {
+  it('stores only ciphertext and the masked form; the ciphertext opens with the key and the organization', async () => {
+    const org = await createTestOrganization(t.db);
+    const channel = await createTestPayoutChannel(t.db, org.id, org.owner.id, { accountNumber: '1122334455' });
+    const [row] = await t.db.select().from(payoutChannels).where(eq(payoutChannels.id, channel.id));
+    expect(row!.fieldsCiphertext).not.toContain('1122334455');
+    expect(JSON.stringify(row!.fieldsMasked)).not.toContain('1122334455');
+    expect(row!.accountTail).toBe('4455');
+    expect(JSON.parse(open(TEST_PAYOUT_KEY, row!.fieldsCiphertext, org.id))).toMatchObject({ account_number: '1122334455' });
+    expect(() => open(TEST_PAYOUT_KEY, row!.fieldsCiphertext, crypto.randomUUID())).toThrow();
+    const rows = await t.db.select().from(claimSettlements).where(eq(claimSettlements.organizationId, org.id));
+    expect(rows).toEqual([]);
+  });
+});
