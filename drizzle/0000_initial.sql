@@ -561,6 +561,26 @@ CREATE TABLE "per_diem_rates" (
 	CONSTRAINT "per_diem_rates_organization_id_id_pk" PRIMARY KEY("organization_id","id")
 );
 --> statement-breakpoint
+CREATE TABLE "idempotency_keys" (
+	"organization_id" uuid NOT NULL,
+	"scope" text NOT NULL,
+	"key" text NOT NULL,
+	"fingerprint" text NOT NULL,
+	"route" text NOT NULL,
+	"status" integer NOT NULL,
+	"body" text NOT NULL,
+	"headers" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "idempotency_keys_organization_id_scope_key_pk" PRIMARY KEY("organization_id","scope","key")
+);
+--> statement-breakpoint
+CREATE TABLE "rate_limit_counters" (
+	"key" text PRIMARY KEY NOT NULL,
+	"points" integer DEFAULT 0 NOT NULL,
+	"expire" timestamp with time zone
+);
+--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_organization_id_owner_member_id_members_organization_id_id_fk" FOREIGN KEY ("organization_id","owner_member_id") REFERENCES "public"."members"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "company_group_members" ADD CONSTRAINT "company_group_members_group_id_company_groups_id_fk" FOREIGN KEY ("group_id") REFERENCES "public"."company_groups"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "company_group_members" ADD CONSTRAINT "company_group_members_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -642,6 +662,7 @@ ALTER TABLE "mileage_rate_bands" ADD CONSTRAINT "mileage_rate_bands_organization
 ALTER TABLE "mileage_rates" ADD CONSTRAINT "mileage_rates_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "per_diem_rate_bands" ADD CONSTRAINT "per_diem_rate_bands_organization_id_rate_id_per_diem_rates_organization_id_id_fk" FOREIGN KEY ("organization_id","rate_id") REFERENCES "public"."per_diem_rates"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "per_diem_rates" ADD CONSTRAINT "per_diem_rates_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "idempotency_keys" ADD CONSTRAINT "idempotency_keys_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "api_keys_id_key" ON "api_keys" USING btree ("id");--> statement-breakpoint
 CREATE UNIQUE INDEX "members_id_key" ON "members" USING btree ("id");--> statement-breakpoint
 CREATE UNIQUE INDEX "roles_org_key" ON "roles" USING btree ("organization_id","key");--> statement-breakpoint
@@ -679,4 +700,5 @@ CREATE INDEX "claim_settlements_claim_idx" ON "claim_settlements" USING btree ("
 CREATE UNIQUE INDEX "claim_signoffs_claim_state_account" ON "claim_signoffs" USING btree ("organization_id","claim_id","state","analytic_account_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "claims_org_reference" ON "claims" USING btree ("organization_id","reference");--> statement-breakpoint
 CREATE INDEX "claims_org_claimant_idx" ON "claims" USING btree ("organization_id","claimant_member_id","created_at");--> statement-breakpoint
-CREATE UNIQUE INDEX "expense_categories_org_code" ON "expense_categories" USING btree ("organization_id","code");
+CREATE UNIQUE INDEX "expense_categories_org_code" ON "expense_categories" USING btree ("organization_id","code");--> statement-breakpoint
+CREATE INDEX "idempotency_keys_expires_idx" ON "idempotency_keys" USING btree ("expires_at");

@@ -14,6 +14,19 @@ const schema = z.object({
   /** Largest file POST /v1/documents accepts, in bytes (10 MiB by default). */
   DOCUMENT_MAX_BYTES: z.coerce.number().int().min(1).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  /** Requests per API key per window (RATE_LIMIT_WINDOW_SECONDS). */
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(600),
+  /** Requests per organization per window, across all its API keys. */
+  RATE_LIMIT_PER_ORGANIZATION: z.coerce.number().int().min(1).default(1800),
+  /** Window of the per-key and per-organization limits, in seconds. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** Failed key authentications allowed per source address per RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS. */
+  RATE_LIMIT_AUTH_FAILURES: z.coerce.number().int().min(1).default(20),
+  RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** Trust X-Forwarded-For from a proxy in front of the service (the source address of rate limits). */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /** How often expired idempotency keys are purged, in seconds (0 turns the job off). */
+  IDEMPOTENCY_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(900),
   /**
    * AES-256 key (64 hex digits or base64 of 32 bytes) encrypting payout channel fields at rest.
    * When unset, a development key derived from DATA_DIR is used (fine for the embedded database,

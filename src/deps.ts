@@ -1,6 +1,16 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import type { RateLimits } from './services/rate-limit/limits';
+
+/** Test-only fault injection: hooks a test sets to make a request fail at a chosen point. */
+export interface FaultHooks {
+  /**
+   * Runs inside a write's transaction after the handler and the idempotency record, just before
+   * commit; throwing from it fails the write as a crash would (the request answers 500, nothing stays).
+   */
+  beforeCommit?: (info: { path: string; db: Database }) => void | Promise<void>;
+}
 
 /** Everything a request needs from the running process; built once by main.ts or a test. */
 export interface AppDeps {
@@ -10,4 +20,8 @@ export interface AppDeps {
   log: Logger;
   /** The clock; injected so tests can move time. */
   now: () => Date;
+  /** Request limits per API key, per organization and per address (failed authentication). */
+  rateLimits: RateLimits;
+  /** Never set in production. */
+  faults?: FaultHooks;
 }

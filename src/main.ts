@@ -1,8 +1,11 @@
 import { pino } from 'pino';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
+import type { AppDeps } from './deps';
 import { isDatabaseEmpty } from './db/queries/bootstrap';
 import { seedDemo } from './services/demo/seed-demo';
+import { purgeExpiredIdempotencyKeys } from './services/idempotency/idempotency';
+import { createRateLimits } from './services/rate-limit/limits';
 import { buildServer } from './server';
 import './services/register';
 
@@ -14,7 +17,15 @@ async function main() {
   if (config.DATABASE_URL && !config.PAYOUT_ENCRYPTION_KEY) {
     log.warn('PAYOUT_ENCRYPTION_KEY is not set: payout channel fields are encrypted under a development key; set it in production');
   }
-  const deps = { db: handle.db, dbKind: handle.kind, config, log, now: () => new Date() };
+  const deps: AppDeps = {
+    db: handle.db,
+    dbKind: handle.kind,
+    config,
+    log,
+    now: () => new Date(),
+    rateLimits: createRateLimits(config, handle.kind, handle.db),
+  };
+  const stopPurge = startIdempotencyPurge(deps);
 
   let demoKey: string | undefined;
   let demoCustomer: string | undefined;
@@ -29,6 +40,7 @@ async function main() {
   const app = await buildServer(deps, { logger: true });
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'shutting down');
+    stopPurge();
     await app.close();
     await handle.close();
     process.exit(0);
@@ -51,6 +63,33 @@ async function main() {
     lines.push('  Existing database: issue a key with `npm run admin -- demo --json` or `npm run admin -- key create ...`');
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+/**
+ * Deletes idempotency keys older than 24 hours, at start and then every
+ * IDEMPOTENCY_PURGE_INTERVAL_SECONDS. Expired keys are already ignored by lookups (the key is new
+ * again); the job only keeps the table small. Several processes running it at once is harmless.
+ */
+function startIdempotencyPurge(deps: Pick<AppDeps, 'db' | 'log' | 'now' | 'config'>) {
+  const seconds = deps.config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS;
+  if (seconds === 0) return () => {};
+  let running = false;
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const purged = await purgeExpiredIdempotencyKeys(deps.db, deps.now());
+      if (purged > 0) deps.log.info({ purged }, 'purged expired idempotency keys');
+    } catch (err) {
+      deps.log.warn({ err }, 'purging expired idempotency keys failed; will retry');
+    } finally {
+      running = false;
+    }
+  };
+  void run();
+  const timer = setInterval(() => void run(), seconds * 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 main().catch((err) => {

@@ -107,9 +107,10 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
   });
 
   app.setErrorHandler((error, req, reply) => {
-    // Routes outside the procedures (the upload) throw the same AppErrors.
+    // Routes outside the procedures (the upload) throw the same AppErrors (route-guard.ts: 401, 422, 409, 429), with their headers.
     if (isAppError(error)) {
       for (const [k, v] of Object.entries(error.headers ?? {})) reply.header(k, v);
+      if (error.status >= 500) req.log.error({ err: error.cause ?? error }, 'unhandled error');
       return sendProblem(req, reply, problemFromError(error));
     }
     const problem = fastifyErrorProblem(error as never, deps.config.DOCUMENT_MAX_BYTES);
@@ -119,7 +120,7 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
 
   app.setNotFoundHandler((req, reply) => sendProblem(req, reply, problemForCode('not_found', 'No such resource')));
 
-  const openApiDocument = buildOpenApiDocument();
+  const openApiDocument = buildOpenApiDocument({ rateLimits: deps.rateLimits.settings });
   app.get('/openapi.json', async (_req, reply) => reply.header('cache-control', 'no-cache').send(openApiDocument));
 
   await registerUploadRoute(app, deps);
@@ -145,6 +146,8 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
       return typeof given === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { maxParamLength: 500 },
+    // The source address of per-address limits: the client's, from X-Forwarded-For, only behind a trusted proxy.
+    trustProxy: deps.config.TRUST_PROXY === 'true',
   });
 
   app.addHook('onSend', async (req, reply, payload) => {

@@ -1,5 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { ERROR_CATALOGUE } from '../lib/errors';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../services/idempotency/idempotency';
+import type { RateLimitSettings } from '../services/rate-limit/limits';
 import { appRouter } from './app';
 import type { Meta } from './trpc';
 
@@ -21,19 +23,26 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   401: 'Not authenticated: missing, malformed, unknown, revoked or expired credentials, or a session no longer valid.',
   403: 'The caller does not hold the permission the operation needs.',
   404: 'No such record in this organization.',
-  409: 'Conflict: idempotency key reused or in progress, the record is in another state, a document is bound elsewhere, or a stale revision.',
+  409: 'Conflict: `idempotency_key_reused` (the Idempotency-Key was used for a different request), `idempotency_in_progress` (the first request with the key is still running; retry after Retry-After seconds), `conflict` (the record is in another state), `document_bound_elsewhere`, or `revision_mismatch` (stale If-Match).',
   413: 'The request body is too large.',
   415: 'The request body is not application/json.',
-  422: 'Well-formed but refused by a rule; `code` says which.',
-  429: 'A rate limit was reached; retry after Retry-After seconds.',
+  422: 'Well-formed but refused by a rule; `code` says which (`validation`, `idempotency_key_required` when a write made with an API key has no Idempotency-Key or one longer than 255 characters, ...).',
+  429: 'A rate limit was reached (`rate_limited`): the API key\'s, its organization\'s, or the source address\'s after repeated failed key authentication. Retry after Retry-After seconds.',
   500: 'A fault of the service; `instance` carries the request id to quote.',
 };
 
-function procedureMetas(): Map<string, Meta> {
-  const out = new Map<string, Meta>();
-  for (const procedure of Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)) {
+type AnyRouter = typeof appRouter;
+
+interface OperationInfo extends Meta {
+  /** A mutation is a write: it runs through writeProcedure's idempotency step. */
+  isWrite: boolean;
+}
+
+function procedureMetas(router: AnyRouter): Map<string, OperationInfo> {
+  const out = new Map<string, OperationInfo>();
+  for (const procedure of Object.values(router._def.procedures as unknown as Record<string, { _def: { meta?: Meta; type: string } }>)) {
     const meta = procedure._def.meta;
-    if (meta?.openapi) out.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, meta);
+    if (meta?.openapi) out.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { ...meta, isWrite: procedure._def.type === 'mutation' });
   }
   return out;
 }
@@ -75,19 +84,55 @@ const headerDefs: Json = {
   'Idempotent-Replayed': { description: 'true when the answer is the replay of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
 };
 
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    `Required for writes made with an API key (missing or longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters: 422 \`idempotency_key_required\`); ` +
+    'optional with a session, and honoured when sent. 1 to 255 characters, bare or as an RFC 8941 string (`"order-42"`). ' +
+    'Scoped to the API key (with a session: to its person) and kept 24 hours from first use. ' +
+    'Retrying with the same key and the same request replays the first answer (status, body, ETag, Location) with `Idempotent-Replayed: true`; ' +
+    'the same key with a different request is 409 `idempotency_key_reused`; while the first is still running, 409 `idempotency_in_progress` with Retry-After. ' +
+    'Only successes are stored: after a refusal the corrected request may reuse the key.',
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+  example: 'order-42',
+};
+
+function policyDescription(limits: RateLimitSettings | undefined): string {
+  const idempotency =
+    '\n\n**Idempotency.** Every write made with an API key needs an `Idempotency-Key` header (1 to 255 characters). ' +
+    'Keys are scoped to the API key and kept 24 hours from first use; after that a key is new again. ' +
+    'A retry with the same key replays the first answer with `Idempotent-Replayed: true` and nothing runs twice. ' +
+    'The request is identified by its method, route, path parameters and canonical JSON body.';
+  const rate = limits
+    ? `\n\n**Rate limits.** Per API key: ${limits.perKey} requests per ${limits.windowSeconds} s. ` +
+      `Per organization, across its keys: ${limits.perOrganization} per ${limits.windowSeconds} s. ` +
+      `Per source address: ${limits.authFailures} failed key authentications per ${limits.authFailureWindowSeconds} s, after which the address is refused until the window resets. `
+    : '\n\n**Rate limits.** Per API key, per organization across its keys, and per source address for failed key authentication. ';
+  return (
+    idempotency +
+    rate +
+    'Every answer to an API-key request carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds) of the tightest limit; ' +
+    'a refusal is 429 `rate_limited` with `Retry-After` (whole seconds, never earlier than the reset).'
+  );
+}
+
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 /**
  * The document trpc-to-openapi generates, corrected to tell the truth: real success statuses,
  * problem+json for every error status, bearer security, and the response headers we send.
  */
-export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): OpenAPIObject {
-  const doc = generateOpenApiDocument(appRouter, {
+export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: RateLimitSettings; router?: AnyRouter } = {}): OpenAPIObject {
+  const router = opts.router ?? appRouter;
+  const doc = generateOpenApiDocument(router, {
     title: 'Receivables and Expense Claims API',
     version: API_VERSION,
     description:
       'Multi-tenant finance API for Malaysian organizations: receivables shaped for LHDN MyInvois, and expense claims. ' +
-      'Amounts travel as decimal strings. Errors are application/problem+json. Writes made with an API key need an Idempotency-Key.',
+      'Amounts travel as decimal strings. Errors are application/problem+json. Writes made with an API key need an Idempotency-Key.' +
+      policyDescription(opts.rateLimits),
     baseUrl: opts.serverUrl ?? '/v1',
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'An API key (fk_...) or a session token (fs_...)' },
@@ -99,6 +144,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): OpenAPI
   doc.components.schemas ??= {};
   doc.components.schemas.Problem = problemSchema;
   doc.components.headers = headerDefs;
+  doc.components.parameters = { ...(doc.components.parameters ?? {}), IdempotencyKey: idempotencyKeyParameter };
   doc.components.responses = Object.fromEntries(
     Object.entries(STATUS_DESCRIPTIONS).map(([status, description]) => [
       `Problem${status}`,
@@ -106,6 +152,10 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): OpenAPI
         description,
         headers: {
           'X-Request-Id': ref('headers', 'X-Request-Id'),
+          // Refusals of an API-key request carry the limits too (a 401 for a bad key: the address limit).
+          'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
+          'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
+          'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
           ...(status === '429' ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
           ...(status === '409' ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
         },
@@ -114,7 +164,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): OpenAPI
     ]),
   );
 
-  const metas = procedureMetas();
+  const metas = procedureMetas(router);
   for (const [path, item] of Object.entries(doc.paths ?? {}) as [string, Json][]) {
     for (const [method, op] of Object.entries(item) as [string, Json][]) {
       const meta = metas.get(`${method} ${path}`);
@@ -130,7 +180,11 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): OpenAPI
       const returnsRecord = Boolean(schemaRef?.$ref) && !/List/i.test(String(schemaRef?.$ref));
       if (returnsRecord || path.includes('{')) headers.ETag = ref('headers', 'ETag');
       if (status === '201') headers.Location = ref('headers', 'Location');
-      if (method === 'post') headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+      // Every POST is a write; so is any other mutation (a PUT, PATCH or DELETE served by writeProcedure).
+      if (method === 'post' || meta?.isWrite) {
+        headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+        op.parameters = [...(op.parameters ?? []).filter((p: Json) => p.name !== 'Idempotency-Key'), ref('parameters', 'IdempotencyKey')];
+      }
       const responses: Json = { [status]: { ...success, description: status === '201' ? 'Created' : 'Success', headers } };
       for (const s of errorStatuses(method, path)) responses[String(s)] = ref('responses', `Problem${s}`);
       op.responses = responses;
@@ -170,11 +224,12 @@ function addUploadOperation(doc: Json) {
         'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
         'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
         'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
+        'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed'),
       },
       content: { 'application/json': { schema: ref('schemas', 'UploadedDocument') } },
     },
   };
-  for (const s of [400, 401, 403, 413, 415, 422, 429, 500]) responses[String(s)] = ref('responses', `Problem${s}`);
+  for (const s of [400, 401, 403, 409, 413, 415, 422, 429, 500]) responses[String(s)] = ref('responses', `Problem${s}`);
   doc.paths ??= {};
   doc.paths['/documents'] = {
     post: {
@@ -186,6 +241,8 @@ function addUploadOperation(doc: Json) {
         'The uploader owns the document until a record binds it (attachment_ids). Permission: documents.create.',
       tags: ['Documents'],
       security: [{ bearer: [] }],
+      // The upload is a write like the others: the same Idempotency-Key rules (route-guard.ts).
+      parameters: [ref('parameters', 'IdempotencyKey')],
       requestBody: {
         required: true,
         content: {

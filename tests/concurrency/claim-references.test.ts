@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { claims } from '../../src/db/schema';
@@ -15,7 +16,7 @@ describe.skipIf(!onPostgres)('claim references under concurrent filing (PostgreS
         t.app.inject({
           method: 'POST',
           url: '/v1/expenses/claims',
-          headers: { ...bearer(people[i % people.length]!.apiKey), 'content-type': 'application/json' },
+          headers: { ...bearer(people[i % people.length]!.apiKey), 'content-type': 'application/json', 'idempotency-key': randomUUID() },
           payload: JSON.stringify({ title: `Concurrent claim ${i}` }),
         }),
       ),
@@ -36,7 +37,7 @@ describe.skipIf(!onPostgres)('claim references under concurrent filing (PostgreS
         t.app.inject({
           method: 'POST',
           url: '/v1/expenses/claims',
-          headers: { ...bearer((i % 2 ? a : b).owner.apiKey), 'content-type': 'application/json' },
+          headers: { ...bearer((i % 2 ? a : b).owner.apiKey), 'content-type': 'application/json', 'idempotency-key': randomUUID() },
           payload: JSON.stringify({ title: `Claim ${i}` }),
         }),
       ),

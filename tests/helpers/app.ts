@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config';
 import { openDatabase, type Database, type DatabaseHandle } from '../../src/db/client';
 import type { AppDeps } from '../../src/deps';
 import { buildServer } from '../../src/server';
+import { createRateLimits } from '../../src/services/rate-limit/limits';
 import '../../src/services/register';
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -23,13 +24,16 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const handle = await openDatabase(url ? { url, poolSize: 10 } : { dataDir: 'memory://' });
   if (!url) await handle.migrate();
   let fixed: Date | undefined;
-  const config = loadConfig({ ...env, DATABASE_URL: url, LOG_LEVEL: 'silent', CURSOR_SECRET: 'test-cursor-secret-0123456789' } as NodeJS.ProcessEnv);
+  // Failed-authentication counting per address is shared by every test on 127.0.0.1; tests of that
+  // limit set their own value and addresses.
+  const config = loadConfig({ RATE_LIMIT_AUTH_FAILURES: '1000000', ...env, DATABASE_URL: url, LOG_LEVEL: 'silent', CURSOR_SECRET: 'test-cursor-secret-0123456789' } as NodeJS.ProcessEnv);
   const deps: AppDeps = {
     db: handle.db,
     dbKind: handle.kind,
     config,
     log: pino({ level: 'silent' }),
     now: () => fixed ?? new Date(),
+    rateLimits: createRateLimits(config, handle.kind, handle.db),
   };
   const app = await buildServer(deps);
   return { deps, db: handle.db, app, handle, setNow: (d) => (fixed = d) };

@@ -17,7 +17,8 @@ const file = (token: string | undefined, payload: unknown, headers: Record<strin
   t.app.inject({
     method: 'POST',
     url: '/v1/expenses/claims',
-    headers: { ...(token ? bearer(token) : {}), 'content-type': 'application/json', ...headers },
+    // Writes made with an API key need an Idempotency-Key (a fresh one per filing here).
+    headers: { ...(token ? bearer(token) : {}), 'content-type': 'application/json', 'idempotency-key': randomUUID(), ...headers },
     payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
 
@@ -131,7 +132,7 @@ describe('POST /v1/expenses/claims', () => {
   describe('400: not a JSON object of the operation\'s shape', () => {
     it('body missing', async () => {
       const org = await createTestOrganization(t.db);
-      const res = await t.app.inject({ method: 'POST', url: '/v1/expenses/claims', headers: bearer(org.owner.apiKey) });
+      const res = await t.app.inject({ method: 'POST', url: '/v1/expenses/claims', headers: { ...bearer(org.owner.apiKey), 'idempotency-key': randomUUID() } });
       expectProblem(res, 400, 'invalid_request');
     });
     it('malformed JSON', async () => {

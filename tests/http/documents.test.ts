@@ -15,7 +15,7 @@ const { post, get } = httpHelpers(t);
 
 function upload(token: string | undefined, file: { filename: string; contentType: string; content: Buffer; name?: string }) {
   const { payload, contentType } = multipartBody(file);
-  return t.app.inject({ method: 'POST', url: '/v1/documents', headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': contentType }, payload });
+  return t.app.inject({ method: 'POST', url: '/v1/documents', headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': contentType, 'idempotency-key': randomUUID() }, payload });
 }
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(16)]);

@@ -99,7 +99,7 @@ describe('receivables documents and uploads in the document', () => {
     expect(doc.paths['/receivables/invoices/{id}/attachments'].post.responses['200']).toBeDefined();
     const upload = doc.paths['/documents'].post;
     expect(upload.requestBody.content['multipart/form-data'].schema.properties.file).toEqual({ type: 'string', format: 'binary', description: 'The file' });
-    expect(Object.keys(upload.responses).sort()).toEqual(['201', '400', '401', '403', '413', '415', '422', '429', '500']);
+    expect(Object.keys(upload.responses).sort()).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500']);
     expect(upload.security).toEqual([{ bearer: [] }]);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
@@ -24,7 +25,8 @@ async function setup() {
   const accountant = await createTestMember(t.db, org.id, { role: 'accountant', name: 'Ben' });
   const colleague = await createTestMember(t.db, org.id, { role: 'employee', name: 'Chong' });
   const ref = await createClaimReferenceData(t.db, org.id);
-  const client = (token: string) => createInProcessClient(t.deps, { token });
+  // A fresh Idempotency-Key per client: writes made with an API key need one.
+  const client = (token: string) => createInProcessClient(t.deps, { token, idempotencyKey: randomUUID() });
   return { org, employee, accountant, colleague, ref, client };
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createHttpClient, createInProcessClient } from '../../src/client';
 import { createTestCustomer } from '../factories/customer';
@@ -38,14 +39,14 @@ describe('receivables.invoices through every kind of caller', () => {
       customer_id: customer.id,
       fx_rate: '4.4712',
       lines: [{ account_id: ref.services.id, description: 'Support', quantity: '1', unit_price: '0.05', tax_code_id: ref.sv8.id }],
-    });
+    }, { context: { idempotencyKey: randomUUID() } });
     expect(viaHttpCreate.gross_base).toBe('0.22');
   });
 
   it('refusals reach tRPC callers with the same problem', async () => {
     const org = await createTestOrganization(t.db);
     const customer = await createTestCustomer(t.db, org.id);
-    const caller = createInProcessClient(t.deps, { token: org.owner.apiKey });
+    const caller = createInProcessClient(t.deps, { token: org.owner.apiKey, idempotencyKey: randomUUID() });
     const err = await caller.receivables.invoices
       .create({ kind: 'sales_invoice', customer_id: customer.id, lines: [{ description: 'x', quantity: '1', unit_price: '1.00' }] })
       .catch((e) => e);

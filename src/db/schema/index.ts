@@ -6,3 +6,5 @@ export * from './receivables';
 export * from './files';
 export * from './people';
 export * from './expenses';
+export * from './idempotency';
+export * from './rate-limits';

@@ -4,6 +4,7 @@ export const PERMISSIONS = [
   'receivables.invoice.read',
   'receivables.invoice.issue',
   'receivables.customer.read',
+  'receivables.customer.create',
   'expenses.claim.create',
   // Authority on the claim workflow's reject edge and sign-off steps; reads every claim of the organization.
   'expenses.claim.approve',
@@ -28,6 +29,7 @@ export const BUILT_IN_ROLES: Record<string, { name: string; permissions: readonl
       'receivables.invoice.read',
       'receivables.invoice.issue',
       'receivables.customer.read',
+      'receivables.customer.create',
       'expenses.claim.create',
       'expenses.claim.approve',
       'expenses.claim.pay',

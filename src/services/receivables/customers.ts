@@ -1,3 +1,4 @@
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { findCustomer, type CustomerRow } from '../../db/queries/customers';
 import { findOrganization } from '../../db/queries/organizations';
@@ -97,6 +98,21 @@ export async function createCustomer(db: Database, organizationId: string, input
     .returning();
   if (!row) throw new AppError('internal');
   return row;
+}
+
+/**
+ * A caller creates a customer of their own organization (tRPC-only for now). A code already in use
+ * is 409 `conflict`. A new customer is in no counterparty map yet, so it is not a group company.
+ */
+export async function createCustomerFor(db: Database, principal: Principal, input: CreateCustomerInput): Promise<CustomerView> {
+  const code = input.code.trim();
+  const [taken] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.organizationId, principal.organizationId), eq(customers.code, code)));
+  if (taken) throw new AppError('conflict', { detail: `A customer with the code ${code} already exists`, errors: [{ pointer: '/code', detail: 'is already in use' }] });
+  const row = await createCustomer(db, principal.organizationId, input);
+  return customerView({ ...row, isGroupCompany: false });
 }
 
 /** Maps a customer to another company (organization) for a dated period: the counterparty map. */

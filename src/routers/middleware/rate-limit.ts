@@ -1,0 +1,13 @@
+import { applyRateLimits } from '../../services/access/authenticate-request';
+import type { Principal } from '../../services/access/principal';
+import { middleware } from '../trpc';
+
+/**
+ * Per-key and per-organization limits of API-key requests. The RateLimit-* headers go on ctx.out, so
+ * they reach every answer of the request, errors included (responseMeta keeps them on refusals).
+ */
+export const rateLimited = middleware(async ({ ctx, next }) => {
+  const principal = (ctx as unknown as { principal: Principal }).principal;
+  await applyRateLimits({ db: ctx.db, rateLimits: ctx.deps.rateLimits, now: ctx.deps.now }, principal, ctx.out.headers);
+  return next();
+});

@@ -1,0 +1,74 @@
+import type { Database } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import { rateLimitedError, rateLimitHeaders, type RateLimits } from '../rate-limit/limits';
+import { authenticate, bearerToken, credentialKind } from './authenticate';
+import type { Principal } from './principal';
+
+export interface GuardDeps {
+  db: Database;
+  rateLimits: RateLimits;
+  now: () => Date;
+}
+
+export interface RequestCredentials {
+  /** Raw Authorization header. */
+  authorization?: string;
+  /** Source address (fastify's `req.ip`). */
+  ip: string;
+}
+
+/**
+ * Whether a failed attempt counts against the source address: anything that tries to be an API key
+ * (an `fk_` token, a malformed token, another scheme). A missing header tries nothing, and a
+ * session-shaped token that fails is a person whose session ended, not a guess at a key.
+ */
+function countsAsKeyAttempt(authorization: string | undefined): boolean {
+  if (!authorization) return false;
+  const token = bearerToken(authorization);
+  return !token || credentialKind(token) !== 'session';
+}
+
+/**
+ * Authenticates a request for any transport (tRPC middleware, REST facade, the fastify upload route).
+ * An address over its failed-authentication limit is refused with 429 before the key is even looked
+ * at; each failed key authentication is counted. `headers` receives the address limit's RateLimit-*
+ * headers when the address is concerned.
+ */
+export async function authenticateRequest(deps: GuardDeps, req: RequestCredentials, headers: Record<string, string>): Promise<Principal> {
+  const counted = countsAsKeyAttempt(req.authorization);
+  if (counted) {
+    const address = await deps.rateLimits.addressState(req.ip);
+    if (!address.allowed) throw rateLimitedError(address);
+  }
+  try {
+    return await authenticate(deps.db, req.authorization, deps.now());
+  } catch (e) {
+    if (counted && e instanceof AppError && e.appCode === 'unauthenticated') {
+      const address = await deps.rateLimits.recordAuthFailure(req.ip);
+      Object.assign(headers, rateLimitHeaders(address));
+    }
+    throw e;
+  }
+}
+
+/**
+ * Counts an API-key request against its key's and its organization's limits and sets the RateLimit-*
+ * headers of the tightest one; 429 when one is reached. Sessions (people) are not rate limited.
+ */
+export async function applyRateLimits(deps: GuardDeps, principal: Principal, headers: Record<string, string>): Promise<void> {
+  if (principal.via !== 'api_key') return;
+  const [tightest] = await deps.rateLimits.hitKey(principal.credentialId, principal.organizationId);
+  if (!tightest) return;
+  Object.assign(headers, rateLimitHeaders(tightest));
+  if (!tightest.allowed) throw rateLimitedError(tightest);
+}
+
+/**
+ * Both steps at once, for routes outside tRPC (the multipart upload): copy `headers` onto the reply
+ * whether this resolves or throws, and render a thrown AppError as the problem it carries.
+ */
+export async function guardRequest(deps: GuardDeps, req: RequestCredentials, headers: Record<string, string>): Promise<Principal> {
+  const principal = await authenticateRequest(deps, req, headers);
+  await applyRateLimits(deps, principal, headers);
+  return principal;
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { and, eq, gt } from 'drizzle-orm';
+import { queryRows, sql, type Database } from '../../db/client';
+import { idempotencyKeys } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import type { Principal } from '../access/principal';
+
+/** Longest Idempotency-Key accepted (contract section 8). */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** How long a key and its answer are kept from first use (contract section 8). */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Seconds a caller is told to wait while the first request with its key is still running. */
+export const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
+
+const POINTER = '/headers/idempotency-key';
+
+/**
+ * Reads the Idempotency-Key header: a bare value, or an RFC 8941 sf-string (`"abc"`, with `\"` and
+ * `\\` escapes) whose content is the key. Surrounding whitespace is not part of the key.
+ * Answers undefined when no key was sent.
+ */
+export function parseIdempotencyKey(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let value = raw.trim();
+  const quoted = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/.exec(value);
+  if (quoted) value = (quoted[1] ?? '').replace(/\\(["\\])/g, '$1');
+  if (value.length === 0) return undefined;
+  if (value.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw new AppError('idempotency_key_required', {
+      detail: `The Idempotency-Key header is longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`,
+      errors: [{ pointer: POINTER, detail: `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` }],
+    });
+  }
+  return value;
+}
+
+export function idempotencyKeyRequired(): AppError {
+  return new AppError('idempotency_key_required', {
+    detail: 'Writes made with an API key need an Idempotency-Key header (1 to 255 characters)',
+    errors: [{ pointer: POINTER, detail: 'is required for writes made with an API key' }],
+  });
+}
+
+/** JSON with object keys sorted at every depth: the same value always gives the same text. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/**
+ * What makes two requests "the same": method, route template (the procedure path, identical on
+ * /v1, /trpc and in-process), and the input, which carries the path parameters merged with the body.
+ */
+export function requestFingerprint(req: { method: string; route: string; input: unknown }): string {
+  return createHash('sha256').update(`${req.method.toUpperCase()}\n${req.route}\n${canonicalJson(req.input ?? null)}`).digest('hex');
+}
+
+/** The namespace of a caller's keys: the API key itself, or the session's member (all their sessions). */
+export function idempotencyScope(principal: Principal): string {
+  return principal.via === 'api_key' ? `api_key:${principal.credentialId}` : `member:${principal.memberId}`;
+}
+
+export interface KeyRef {
+  organizationId: string;
+  scope: string;
+  key: string;
+}
+
+export interface StoredAnswer {
+  fingerprint: string;
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * Takes the transaction-scoped advisory lock of a key without waiting; false when another
+ * transaction (a request with the same key still running) holds it. Released at commit or rollback.
+ */
+export async function tryLockKey(tx: Database, ref: KeyRef): Promise<boolean> {
+  const [row] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${lockId(ref)}::bigint) as locked`);
+  return row?.locked === true;
+}
+
+/** The advisory lock id of a key: 64 bits of SHA-256 over (organization, scope, key). */
+function lockId(ref: KeyRef): string {
+  return createHash('sha256').update(JSON.stringify(['idempotency', ref.organizationId, ref.scope, ref.key])).digest().readBigInt64BE(0).toString();
+}
+
+/** The answer stored under a key, unless the key has expired. */
+export async function findStoredAnswer(tx: Database, ref: KeyRef, now: Date): Promise<StoredAnswer | undefined> {
+  const [row] = await tx
+    .select({ fingerprint: idempotencyKeys.fingerprint, status: idempotencyKeys.status, body: idempotencyKeys.body, headers: idempotencyKeys.headers })
+    .from(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.organizationId, ref.organizationId),
+        eq(idempotencyKeys.scope, ref.scope),
+        eq(idempotencyKeys.key, ref.key),
+        gt(idempotencyKeys.expiresAt, now),
+      ),
+    );
+  return row ? { ...row, body: JSON.parse(row.body) as unknown } : undefined;
+}
+
+/**
+ * Stores a completed success in the write's own transaction. A row left by an expired use of the
+ * same key is replaced (the key is new again after 24 hours).
+ */
+export async function storeAnswer(tx: Database, ref: KeyRef, answer: StoredAnswer & { route: string }, now: Date): Promise<void> {
+  const values = {
+    fingerprint: answer.fingerprint,
+    route: answer.route,
+    status: answer.status,
+    body: JSON.stringify(answer.body ?? null),
+    headers: answer.headers,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
+  };
+  await tx
+    .insert(idempotencyKeys)
+    .values({ organizationId: ref.organizationId, scope: ref.scope, key: ref.key, ...values })
+    .onConflictDoUpdate({ target: [idempotencyKeys.organizationId, idempotencyKeys.scope, idempotencyKeys.key], set: values });
+}
+
+/**
+ * Deletes keys whose 24 hours are over, in batches; answers how many went. A maintenance job across
+ * organizations (the one query here without an organization id), run periodically by main.ts.
+ */
+export async function purgeExpiredIdempotencyKeys(db: Database, now: Date, batchSize = 5000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const [row] = await queryRows<{ n: number }>(
+      db,
+      sql`with gone as (
+            delete from idempotency_keys where ctid in (
+              select ctid from idempotency_keys where expires_at <= ${now.toISOString()}::timestamptz limit ${batchSize})
+            returning 1)
+          select count(*)::int as n from gone`,
+    );
+    const n = Number(row?.n ?? 0);
+    total += n;
+    if (n < batchSize) return total;
+  }
+}

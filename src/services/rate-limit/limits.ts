@@ -1,0 +1,143 @@
+import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { rateLimitCounters } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+
+/** Where one limit stands after a request was counted against it. */
+export interface LimitState {
+  /** Which limit: `key`, `organization` or `address`. */
+  name: 'key' | 'organization' | 'address';
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window resets (at least 1 while a window is open). */
+  resetSeconds: number;
+  allowed: boolean;
+}
+
+type Limiter = RateLimiterAbstract | RateLimiterStoreAbstract;
+
+export interface RateLimitSettings {
+  perKey: number;
+  perOrganization: number;
+  windowSeconds: number;
+  authFailures: number;
+  authFailureWindowSeconds: number;
+}
+
+export function rateLimitSettings(config: Config): RateLimitSettings {
+  return {
+    perKey: config.RATE_LIMIT_PER_KEY,
+    perOrganization: config.RATE_LIMIT_PER_ORGANIZATION,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    authFailures: config.RATE_LIMIT_AUTH_FAILURES,
+    authFailureWindowSeconds: config.RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS,
+  };
+}
+
+function state(name: LimitState['name'], limit: number, res: RateLimiterRes | null, allowed: boolean): LimitState {
+  if (!res) return { name, limit, remaining: limit, resetSeconds: 0, allowed };
+  return {
+    name,
+    limit,
+    remaining: Math.max(0, limit - res.consumedPoints),
+    resetSeconds: res.msBeforeNext > 0 ? Math.ceil(res.msBeforeNext / 1000) : 0,
+    allowed,
+  };
+}
+
+/** Counts one hit; a refusal of the limiter (over the limit) is an answer, a store failure is thrown. */
+async function hit(limiter: Limiter, name: LimitState['name'], limit: number, key: string): Promise<LimitState> {
+  try {
+    return state(name, limit, await limiter.consume(key, 1), true);
+  } catch (e) {
+    if (e instanceof RateLimiterRes) return state(name, limit, e, false);
+    throw e;
+  }
+}
+
+/**
+ * The three limits of DESIGN section 8, fixed windows counted by rate-limiter-flexible: in memory
+ * on the embedded database (one process), in the `rate_limit_counters` table on PostgreSQL, so every
+ * process sharing the database enforces one limit (each hit is one atomic INSERT ... ON CONFLICT).
+ */
+export class RateLimits {
+  private readonly perKey: Limiter;
+  private readonly perOrganization: Limiter;
+  private readonly authFailures: Limiter;
+
+  constructor(
+    readonly settings: RateLimitSettings,
+    store: { kind: 'memory' } | { kind: 'postgres'; db: Database },
+  ) {
+    const make = (keyPrefix: string, points: number, duration: number): Limiter =>
+      store.kind === 'memory'
+        ? new RateLimiterMemory({ keyPrefix, points, duration })
+        : new RateLimiterDrizzle({ keyPrefix, points, duration, storeClient: store.db, schema: rateLimitCounters });
+    this.perKey = make('key', settings.perKey, settings.windowSeconds);
+    this.perOrganization = make('org', settings.perOrganization, settings.windowSeconds);
+    this.authFailures = make('authfail', settings.authFailures, settings.authFailureWindowSeconds);
+  }
+
+  /**
+   * Counts one request of an API key against its own limit and, when that one still allows it,
+   * against its organization's (a key already over its limit does not eat its siblings' budget).
+   * Answers the states of the limits counted, tightest first.
+   */
+  async hitKey(apiKeyId: string, organizationId: string): Promise<LimitState[]> {
+    const key = await hit(this.perKey, 'key', this.settings.perKey, apiKeyId);
+    if (!key.allowed) return [key];
+    const org = await hit(this.perOrganization, 'organization', this.settings.perOrganization, organizationId);
+    return tightestFirst([key, org]);
+  }
+
+  /** Where an address stands with failed authentications, without counting anything. */
+  async addressState(address: string): Promise<LimitState> {
+    const res = await this.authFailures.get(address);
+    const limit = this.settings.authFailures;
+    return state('address', limit, res, !res || res.consumedPoints < limit);
+  }
+
+  /** Counts one failed key authentication from an address. */
+  async recordAuthFailure(address: string): Promise<LimitState> {
+    const s = await hit(this.authFailures, 'address', this.settings.authFailures, address);
+    // The failure itself is answered 401; only the next attempt over the limit is refused.
+    return { ...s, allowed: true };
+  }
+}
+
+/** Refused limits first, then the one with the fewest requests left, then the longest wait. */
+export function tightestFirst(states: LimitState[]): LimitState[] {
+  return [...states].sort(
+    (a, b) => Number(a.allowed) - Number(b.allowed) || a.remaining - b.remaining || b.resetSeconds - a.resetSeconds,
+  );
+}
+
+/** The `RateLimit-*` headers of a limit (draft-ietf-httpapi-ratelimit-headers, delta seconds). */
+export function rateLimitHeaders(s: LimitState): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(s.limit),
+    'RateLimit-Remaining': String(s.remaining),
+    'RateLimit-Reset': String(s.resetSeconds),
+  };
+}
+
+/** 429 with Retry-After never earlier than the reset. */
+export function rateLimitedError(s: LimitState): AppError {
+  const retryAfter = String(Math.max(1, s.resetSeconds));
+  const what =
+    s.name === 'address'
+      ? 'Too many failed authentications from this address'
+      : s.name === 'organization'
+        ? "The organization's request limit across its API keys is reached"
+        : "This API key's request limit is reached";
+  return new AppError('rate_limited', {
+    detail: `${what}; retry after ${retryAfter} seconds`,
+    headers: { ...rateLimitHeaders(s), 'Retry-After': retryAfter },
+  });
+}
+
+/** The limits of a process: shared through PostgreSQL when it runs on one, in memory otherwise. */
+export function createRateLimits(config: Config, kind: 'pglite' | 'postgres', db: Database): RateLimits {
+  return new RateLimits(rateLimitSettings(config), kind === 'postgres' ? { kind: 'postgres', db } : { kind: 'memory' });
+}

@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+import { createInProcessClient } from '../../src/client';
+import { sql, queryRows } from '../../src/db/client';
+import { IDEMPOTENCY_RETENTION_MS, purgeExpiredIdempotencyKeys } from '../../src/services/idempotency/idempotency';
+import { createTestMember, createTestOrganization } from '../factories/organization';
+import { useTestApp } from '../helpers/app';
+import { claimFileTarget, countIdempotencyKeys, customerCreateTarget, sendWrite, type SentWrite, type WriteTarget } from '../helpers/writes';
+
+const t = useTestApp();
+
+/**
+ * Every write gets idempotency from writeProcedure. These run against each write listed here: the
+ * tRPC-only customer create and the REST claim filing (add POST /v1/receivables/invoices the same way).
+ */
+const TARGETS: (() => WriteTarget)[] = [() => customerCreateTarget(), () => claimFileTarget()];
+
+function expectRefusal(target: WriteTarget, res: SentWrite, status: number, code: string) {
+  expect(res.statusCode, res.body).toBe(status);
+  const problem = target.problem(res.json());
+  expect(problem.code).toBe(code);
+  return problem;
+}
+
+describe.each(TARGETS.map((make) => [make().name, make] as const))('idempotency of %s', (_name, makeTarget) => {
+  it('with an API key, a write without Idempotency-Key is 422 idempotency_key_required and writes nothing', async () => {
+    const target = makeTarget();
+    const org = await createTestOrganization(t.db);
+    const res = await sendWrite(t.app, target, { token: org.owner.apiKey });
+    const problem = expectRefusal(target, res, 422, 'idempotency_key_required');
+    expect(problem.errors).toEqual([{ pointer: '/headers/idempotency-key', detail: expect.any(String) }]);
+    expect(await target.countRecords(t.db, org.id)).toBe(0);
+
+    const blank = await sendWrite(t.app, target, { token: org.owner.apiKey, key: '""' });
+    expectRefusal(target, blank, 422, 'idempotency_key_required');
+  });
+
+  it('a key longer than 255 characters is 422; 255 characters are accepted', async () => {
+    const target = makeTarget();
+    const org = await createTestOrganization(t.db);
+    const tooLong = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'k'.repeat(256) });
+    const problem = expectRefusal(target, tooLong, 422, 'idempotency_key_required');
+    expect(problem.errors?.[0]?.pointer).toBe('/headers/idempotency-key');
+    // Quoting does not count: the key is the string's content.
+    const quoted = await sendWrite(t.app, target, { token: org.owner.apiKey, key: `"${'q'.repeat(255)}"` });
+    expect(quoted.statusCode, quoted.body).toBe(201);
+    expect(await target.countRecords(t.db, org.id)).toBe(1);
+  });
+
+  it('a retry replays status, body, ETag and Location with Idempotent-Replayed: true, and writes once', async () => {
+    const target = makeTarget();
+    const org = await createTestOrganization(t.db);
+    const first = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'order-42' });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const record = target.record(first.json());
+    expect(first.headers.etag).toBe('"1"');
+    expect(first.headers.location).toBe(target.locationOf(record));
+
+    for (let i = 0; i < 2; i++) {
+      const again = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'order-42' });
+      expect(again.statusCode).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toBe(first.body);
+      expect(again.headers.etag).toBe(first.headers.etag);
+      expect(again.headers.location).toBe(first.headers.location);
+    }
+    expect(await target.countRecords(t.db, org.id)).toBe(1);
+    expect(await countIdempotencyKeys(t.db, org.id)).toBe(1);
+  });
+
+  it('a bare key and the same key as an RFC 8941 string are one key', async () => {
+    const target = makeTarget();
+    const org = await createTestOrganization(t.db);
+    const bare = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'a"b\\c' });
+    expect(bare.statusCode, bare.body).toBe(201);
+    const quoted = await sendWrite(t.app, target, { token: org.owner.apiKey, key: '"a\\"b\\\\c"' });
+    expect(quoted.statusCode).toBe(201);
+    expect(quoted.headers['idempotent-replayed']).toBe('true');
+    expect(quoted.body).toBe(bare.body);
+  });
+
+  it('the same key over a different request is 409 idempotency_key_reused and writes nothing', async () => {
+    const target = makeTarget();
+    const org = await createTestOrganization(t.db);
+    expect((await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'k1', body: target.body('a') })).statusCode).toBe(201);
+    const reused = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'k1', body: target.body('b') });
+    expectRefusal(target, reused, 409, 'idempotency_key_reused');
+    expect(await target.countRecords(t.db, org.id, 'b')).toBe(0);
+    expect(await target.countRecords(t.db, org.id)).toBe(1);
+  });
+
+  it('the fingerprint ignores key order and whitespace of the body (canonical JSON)', async () => {
+    const target = makeTarget();
+    const org = await createTestOrganization(t.db);
+    const body = target.body('a');
+    const first = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'k-order', body });
+    expect(first.statusCode).toBe(201);
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const again = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'k-order', body: reordered });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('keys are scoped to the API key: the same key from another API key is a separate request', async () => {
+    const target = makeTarget();
+    const org = await createTestOrganization(t.db);
+    const colleague = await createTestMember(t.db, org.id, { role: 'accountant' });
+    const mine = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'shared', body: target.body('a') });
+    const theirs = await sendWrite(t.app, target, { token: colleague.apiKey, key: 'shared', body: target.body('b') });
+    expect(mine.statusCode).toBe(201);
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(target.record(theirs.json()).id).not.toBe(target.record(mine.json()).id);
+    expect(await target.countRecords(t.db, org.id)).toBe(2);
+  });
+
+  it('a key is kept 24 hours: replayed just before, new again after', async () => {
+    const target = makeTarget();
+    const org = await createTestOrganization(t.db);
+    const start = new Date();
+    t.setNow(start);
+    try {
+      const first = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'daily', body: target.body('a') });
+      expect(first.statusCode).toBe(201);
+
+      t.setNow(new Date(start.getTime() + IDEMPOTENCY_RETENTION_MS - 1000));
+      const before = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'daily', body: target.body('a') });
+      expect(before.headers['idempotent-replayed']).toBe('true');
+      expectRefusal(target, await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'daily', body: target.body('b') }), 409, 'idempotency_key_reused');
+
+      t.setNow(new Date(start.getTime() + IDEMPOTENCY_RETENTION_MS + 1000));
+      // After 24 hours the key is new: a different request under it runs and is stored.
+      const after = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'daily', body: target.body('b') });
+      expect(after.statusCode, after.body).toBe(201);
+      expect(after.headers['idempotent-replayed']).toBeUndefined();
+      const replay = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'daily', body: target.body('b') });
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toBe(after.body);
+      expect(await target.countRecords(t.db, org.id)).toBe(2);
+    } finally {
+      t.setNow(undefined);
+    }
+  });
+
+  it('a write that fails after its insert leaves neither record nor key; the retry succeeds once', async () => {
+    const target = makeTarget();
+    const org = await createTestOrganization(t.db);
+    let inserted = -1;
+    t.deps.faults = {
+      beforeCommit: async ({ db }) => {
+        // The record is written in this transaction when the fault strikes.
+        inserted = await target.countRecords(db, org.id);
+        throw new Error('injected fault before commit');
+      },
+    };
+    let failed: SentWrite;
+    try {
+      failed = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'crash-1' });
+    } finally {
+      t.deps.faults = undefined;
+    }
+    expect(inserted).toBe(1);
+    expectRefusal(target, failed, 500, 'internal');
+    expect(await target.countRecords(t.db, org.id)).toBe(0);
+    expect(await countIdempotencyKeys(t.db, org.id)).toBe(0);
+
+    const retry = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'crash-1' });
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    const again = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'crash-1' });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await target.countRecords(t.db, org.id)).toBe(1);
+    expect(await countIdempotencyKeys(t.db, org.id)).toBe(1);
+  });
+
+  it('a refused request stores nothing: the corrected request may use the same key', async () => {
+    const target = makeTarget();
+    const org = await createTestOrganization(t.db);
+    const bad = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'fix-me', body: { ...target.body('a'), unknown_field: 1 } });
+    expect(bad.statusCode).toBe(400);
+    expect(await countIdempotencyKeys(t.db, org.id)).toBe(0);
+    const good = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'fix-me', body: target.body('a') });
+    expect(good.statusCode, good.body).toBe(201);
+    expect(good.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('with a session the key is optional, and honoured when sent, scoped to the member', async () => {
+    const target = makeTarget();
+    const org = await createTestOrganization(t.db);
+    const noKey = await sendWrite(t.app, target, { token: org.owner.session, body: target.body('a') });
+    expect(noKey.statusCode, noKey.body).toBe(201);
+
+    const keyed = await sendWrite(t.app, target, { token: org.owner.session, key: 's-1', body: target.body('b') });
+    expect(keyed.statusCode).toBe(201);
+    // Another session of the same person shares the key.
+    const { createSession } = await import('../../src/services/access/admin');
+    const second = await createSession(t.db, { organizationId: org.id, memberId: org.owner.id, now: new Date() });
+    const replay = await sendWrite(t.app, target, { token: second.token, key: 's-1', body: target.body('b') });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(keyed.body);
+    // The person's API key is another scope.
+    const viaKey = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 's-1', body: target.body('c') });
+    expect(viaKey.statusCode).toBe(201);
+    expect(viaKey.headers['idempotent-replayed']).toBeUndefined();
+
+    expectRefusal(target, await sendWrite(t.app, target, { token: org.owner.session, key: 'x'.repeat(256), body: target.body('d') }), 422, 'idempotency_key_required');
+    expect(await target.countRecords(t.db, org.id)).toBe(3);
+  });
+});
+
+describe('idempotency for in-process callers (createCaller)', () => {
+  it('needs a key with an API key, and replays the same answer across transports', async () => {
+    const target = customerCreateTarget();
+    const org = await createTestOrganization(t.db);
+    const input = target.body('a') as { code: string; legal_name: string };
+
+    const keyless = createInProcessClient(t.deps, { token: org.owner.apiKey });
+    const err = await keyless.receivables.customers.create(input).catch((e) => e);
+    expect(err.appCode).toBe('idempotency_key_required');
+
+    const viaTrpc = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'both-ways', body: input });
+    expect(viaTrpc.statusCode).toBe(201);
+    const caller = createInProcessClient(t.deps, { token: org.owner.apiKey, idempotencyKey: 'both-ways' });
+    const replayed = await caller.receivables.customers.create(input);
+    expect(replayed).toEqual(target.record(viaTrpc.json()));
+
+    const other = await caller.receivables.customers.create({ ...input, legal_name: 'Another' }).catch((e) => e);
+    expect(other.appCode).toBe('idempotency_key_reused');
+    expect(await target.countRecords(t.db, org.id)).toBe(1);
+  });
+});
+
+describe('expired keys are purged', () => {
+  it('purgeExpiredIdempotencyKeys deletes keys whose 24 hours are over and keeps the others', async () => {
+    const target = customerCreateTarget();
+    const org = await createTestOrganization(t.db);
+    // Keys first used long ago (so a purge at a past "now" touches no other test's keys).
+    const past = new Date('2001-02-03T04:05:06Z');
+    t.setNow(past);
+    try {
+      for (const v of ['a', 'b']) {
+        expect((await sendWrite(t.app, target, { token: org.owner.apiKey, key: `old-${v}`, body: target.body(v) })).statusCode).toBe(201);
+      }
+      t.setNow(new Date(past.getTime() + IDEMPOTENCY_RETENTION_MS / 2));
+      expect((await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'young', body: target.body('c') })).statusCode).toBe(201);
+    } finally {
+      t.setNow(undefined);
+    }
+    const purged = await purgeExpiredIdempotencyKeys(t.db, new Date(past.getTime() + IDEMPOTENCY_RETENTION_MS + 1000));
+    expect(purged).toBeGreaterThanOrEqual(2);
+    const left = await queryRows<{ key: string }>(t.db, sql`select key from idempotency_keys where organization_id = ${org.id} order by key`);
+    expect(left.map((r) => r.key)).toEqual(['young']);
+  });
+});

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createTestCustomer } from '../factories/customer';
+import { bearer, createTestMember, createTestOrganization } from '../factories/organization';
+import { useTestApp } from '../helpers/app';
+import { expectProblem } from '../helpers/problem';
+import { customerCreateTarget, sendWrite } from '../helpers/writes';
+
+const PER_KEY = 5;
+const PER_ORG = 8;
+const AUTH_FAILURES = 20;
+const t = useTestApp({
+  RATE_LIMIT_PER_KEY: String(PER_KEY),
+  RATE_LIMIT_PER_ORGANIZATION: String(PER_ORG),
+  RATE_LIMIT_AUTH_FAILURES: String(AUTH_FAILURES),
+});
+
+/** A fresh address per test: counters per address are shared by everything on it. */
+const address = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+
+// On PostgreSQL the per-address counters are shared with every other test app, and other tests fail
+// keys from 127.0.0.1: each request names its address.
+const read = (url: string, token: string, remoteAddress = address()) =>
+  t.app.inject({ method: 'GET', url, headers: bearer(token), remoteAddress });
+
+function limits(res: { headers: Record<string, unknown> }) {
+  return {
+    limit: Number(res.headers['ratelimit-limit']),
+    remaining: Number(res.headers['ratelimit-remaining']),
+    reset: Number(res.headers['ratelimit-reset']),
+  };
+}
+
+describe('rate limits per API key and per organization', () => {
+  it('every answer to a key carries RateLimit-* headers that count down; the next one over is 429 with Retry-After', async () => {
+    const org = await createTestOrganization(t.db);
+    const customer = await createTestCustomer(t.db, org.id);
+    const url = `/v1/receivables/customers/${customer.id}`;
+    for (let i = 1; i <= PER_KEY; i++) {
+      const res = await read(url, org.owner.apiKey);
+      expect(res.statusCode).toBe(200);
+      const l = limits(res);
+      expect(l.limit).toBe(PER_KEY);
+      expect(l.remaining).toBe(PER_KEY - i);
+      expect(l.reset).toBeGreaterThanOrEqual(1);
+      expect(l.reset).toBeLessThanOrEqual(60);
+    }
+    const over = await read(url, org.owner.apiKey);
+    const problem = expectProblem(over, 429, 'rate_limited');
+    expect(problem.detail).toMatch(/API key/);
+    const l = limits(over);
+    expect(l).toMatchObject({ limit: PER_KEY, remaining: 0 });
+    const retryAfter = Number(over.headers['retry-after']);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.max(1, l.reset));
+  });
+
+  it('error answers and /trpc answers carry the headers too; sessions are not limited', async () => {
+    const org = await createTestOrganization(t.db);
+    const missing = await read(`/v1/receivables/customers/${randomUUID()}`, org.owner.apiKey);
+    expectProblem(missing, 404, 'not_found');
+    expect(limits(missing)).toMatchObject({ limit: PER_KEY, remaining: PER_KEY - 1 });
+
+    const target = customerCreateTarget();
+    const noKey = await sendWrite(t.app, target, { token: org.owner.apiKey, remoteAddress: address() });
+    expect(noKey.statusCode).toBe(422);
+    expect(limits(noKey)).toMatchObject({ limit: PER_KEY, remaining: PER_KEY - 2 });
+    const created = await sendWrite(t.app, target, { token: org.owner.apiKey, key: 'rl-1', remoteAddress: address() });
+    expect(created.statusCode).toBe(201);
+    expect(limits(created)).toMatchObject({ limit: PER_KEY, remaining: PER_KEY - 3 });
+
+    const bySession = await read(`/v1/receivables/customers/${target.record(created.json()).id}`, org.owner.session);
+    expect(bySession.statusCode).toBe(200);
+    expect(bySession.headers['ratelimit-limit']).toBeUndefined();
+  });
+
+  it('the organization limit holds across its keys, and the headers show the tightest limit', async () => {
+    const org = await createTestOrganization(t.db);
+    const second = await createTestMember(t.db, org.id, { role: 'viewer' });
+    const customer = await createTestCustomer(t.db, org.id);
+    const url = `/v1/receivables/customers/${customer.id}`;
+    for (let i = 0; i < PER_KEY; i++) expect((await read(url, org.owner.apiKey)).statusCode).toBe(200);
+    // Organization: PER_KEY used, PER_ORG - PER_KEY left.
+    const left = PER_ORG - PER_KEY;
+    for (let i = 1; i <= left; i++) {
+      const res = await read(url, second.apiKey);
+      expect(res.statusCode).toBe(200);
+      // The key has PER_KEY - i left, the organization left - i: the tighter is shown.
+      expect(limits(res)).toMatchObject({ limit: PER_ORG, remaining: left - i });
+    }
+    const over = await read(url, second.apiKey);
+    const problem = expectProblem(over, 429, 'rate_limited');
+    expect(problem.detail).toMatch(/organization/);
+    expect(limits(over)).toMatchObject({ limit: PER_ORG, remaining: 0 });
+    expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a key over its limit does not slow a key of another organization', async () => {
+    const noisy = await createTestOrganization(t.db);
+    const quiet = await createTestOrganization(t.db);
+    const a = await createTestCustomer(t.db, noisy.id);
+    const b = await createTestCustomer(t.db, quiet.id);
+    for (let i = 0; i < PER_KEY + 3; i++) await read(`/v1/receivables/customers/${a.id}`, noisy.owner.apiKey);
+    expect((await read(`/v1/receivables/customers/${a.id}`, noisy.owner.apiKey)).statusCode).toBe(429);
+    const res = await read(`/v1/receivables/customers/${b.id}`, quiet.owner.apiKey);
+    expect(res.statusCode).toBe(200);
+    expect(limits(res)).toMatchObject({ limit: PER_KEY, remaining: PER_KEY - 1 });
+  });
+});
+
+describe('failed key authentication per source address', () => {
+  it(`${AUTH_FAILURES} bad keys from one address are 401; the next is 429 before the key is checked; another address is unaffected`, async () => {
+    const org = await createTestOrganization(t.db);
+    const customer = await createTestCustomer(t.db, org.id);
+    const url = `/v1/receivables/customers/${customer.id}`;
+    const attacker = address();
+    const badKey = () => `fk_${randomUUID()}_${'x'.repeat(32)}`;
+    for (let i = 1; i <= AUTH_FAILURES; i++) {
+      const res = await read(url, badKey(), attacker);
+      expectProblem(res, 401);
+      expect(limits(res)).toMatchObject({ limit: AUTH_FAILURES, remaining: AUTH_FAILURES - i });
+    }
+    const blocked = await read(url, badKey(), attacker);
+    expectProblem(blocked, 429, 'rate_limited');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(300);
+    // Refused before the key is looked at: even a valid key from that address waits.
+    expectProblem(await read(url, org.owner.apiKey, attacker), 429, 'rate_limited');
+    // Over /trpc too.
+    const trpc = await t.app.inject({ method: 'GET', url: `/trpc/receivables.customers.get?input=${encodeURIComponent(JSON.stringify({ id: customer.id }))}`, headers: bearer(badKey()), remoteAddress: attacker });
+    expect(trpc.statusCode).toBe(429);
+
+    const elsewhere = await read(url, org.owner.apiKey, address());
+    expect(elsewhere.statusCode).toBe(200);
+  });
+
+  it('successful authentications and missing credentials are not counted', async () => {
+    const org = await createTestOrganization(t.db);
+    const customer = await createTestCustomer(t.db, org.id);
+    const url = `/v1/receivables/customers/${customer.id}`;
+    const from = address();
+    for (let i = 0; i < AUTH_FAILURES + 2; i++) {
+      expectProblem(await t.app.inject({ method: 'GET', url, remoteAddress: from }), 401);
+    }
+    const ok = await read(url, org.owner.apiKey, from);
+    expect(ok.statusCode).toBe(200);
+  });
+});
