@@ -4,3 +4,4 @@ export * from './workflows';
 export * from './reference-data';
 export * from './receivables';
 export * from './files';
+export * from './server-secrets';
