@@ -128,10 +128,10 @@ export function listClauses(q: ListQuery) {
   return { where: and(...filterConditions(q))!, orderBy: keyColumns(q.sort, q.order).map((k) => direction(k)) };
 }
 
-/** One page of document headers (limit + 1 rows), with the project and the group flag in the same statement. */
-export async function listDocuments(db: Database, q: ListQuery) {
+/** The page's statement (also what the plan checks EXPLAIN). */
+export function listDocumentsQuery(db: Database, q: ListQuery) {
   const { where, orderBy } = listClauses(q);
-  const rows = await db
+  return db
     .select({
       doc: d,
       sortValue: SORT_VALUE[q.sort],
@@ -144,6 +144,11 @@ export async function listDocuments(db: Database, q: ListQuery) {
     .where(where)
     .orderBy(...orderBy)
     .limit(q.take);
+}
+
+/** One page of document headers (limit + 1 rows), with the project and the group flag in the same statement. */
+export async function listDocuments(db: Database, q: ListQuery) {
+  const rows = await listDocumentsQuery(db, q);
   return rows.map((r) => ({
     ...r.doc,
     sortValue: r.sortValue,
