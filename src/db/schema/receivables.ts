@@ -119,6 +119,10 @@ export const receivableDocuments = pgTable(
     // (is not null, reference, id) descending, references compared bytewise.
     index('receivable_documents_org_reference_asc').on(t.organizationId, sql`(${t.reference} is null)`, sql`(coalesce(${t.reference}, '') collate "C")`, t.id),
     index('receivable_documents_org_reference_desc').on(t.organizationId, sql`(${t.reference} is not null)`, sql`(coalesce(${t.reference}, '') collate "C")`, t.id),
+    // Filtered by kind, the reference order is served by its own index too (the planner otherwise
+    // sorts the rest of the organization after a deep cursor).
+    index('receivable_documents_org_kind_reference_asc').on(t.organizationId, t.kind, sql`(${t.reference} is null)`, sql`(coalesce(${t.reference}, '') collate "C")`, t.id),
+    index('receivable_documents_org_kind_reference_desc').on(t.organizationId, t.kind, sql`(${t.reference} is not null)`, sql`(coalesce(${t.reference}, '') collate "C")`, t.id),
     index('receivable_documents_search_trgm').using('gin', t.searchText.op('gin_trgm_ops')),
     index('receivable_documents_org_customer').on(t.organizationId, t.customerId),
     index('receivable_documents_org_original').on(t.organizationId, t.originalInvoiceId),

@@ -1,0 +1,2 @@
+CREATE INDEX "receivable_documents_org_kind_reference_asc" ON "receivable_documents" USING btree ("organization_id","kind",("reference" is null),(coalesce("reference", '') collate "C"),"id");--> statement-breakpoint
+CREATE INDEX "receivable_documents_org_kind_reference_desc" ON "receivable_documents" USING btree ("organization_id","kind",("reference" is not null),(coalesce("reference", '') collate "C"),"id");
