@@ -107,6 +107,8 @@ async function main() {
     ['outstanding=true', 'outstanding=true'],
     ['outstanding=false', 'outstanding=false'],
     ['invoice_date one month', 'invoice_date_from=2022-03-01&invoice_date_to=2022-03-31'],
+    ['invoice_date one month, sort=invoice_date', 'invoice_date_from=2022-03-01&invoice_date_to=2022-03-31&sort=invoice_date'],
+    ['invoice_date three years (2021-2023)', 'invoice_date_from=2021-01-01&invoice_date_to=2023-12-31'],
     ['q, 3 characters ("jay")', 'q=jay'],
     ['q, 3 characters, no match ("zqx")', 'q=zqx'],
     [`q, 10 characters ("${tenChars}")`, `q=${encodeURIComponent(tenChars)}`],

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../client';
+import { queryRows, type Database } from '../client';
 import { analyticAccounts, fileAttachments, receivableDocuments as d, type DocumentKind } from '../schema';
 import { isGroupCompanySql } from './customers';
 
@@ -34,6 +34,8 @@ export interface ListQuery {
   after?: { value: string | null; id: string };
   /** Rows to read: the page size plus one, to know whether there is a next page. */
   take: number;
+  /** With an invoice-date range and another sort: read the range first (see rangeFirst). */
+  rangeFirst?: boolean;
 }
 
 /** Text form of each sort key, exact enough to be cast back (timestamps keep their microseconds). */
@@ -127,7 +129,8 @@ function filterConditions(q: ListQuery): SQL[] {
  * walking the sort's index from the newest row and filtering on the range can read most of the
  * organization before the range begins (the planner assumes the two are independent). The range
  * is then read first through its own index and only its rows are sorted: the leading key is
- * wrapped in a no-op so that it no longer matches the sort's index. The cost is that of the range.
+ * wrapped in a no-op so that it no longer matches the sort's index. The cost is that of the range,
+ * so the service only asks for it when the range is narrow (countRangeUpTo).
  */
 function rangeFirst(key: SQL, sort: ListSort): SQL {
   if (sort === 'created_at') return sql`(${key} + interval '0 seconds')`;
@@ -138,9 +141,8 @@ function rangeFirst(key: SQL, sort: ListSort): SQL {
 /** The WHERE and ORDER BY of a page, shared by the page query and EXPLAIN checks. */
 export function listClauses(q: ListQuery) {
   const direction = q.order === 'asc' ? asc : desc;
-  const hasRange = q.filters.invoiceDateFrom !== undefined || q.filters.invoiceDateTo !== undefined;
   const keys = keyColumns(q.sort, q.order);
-  if (hasRange && q.sort !== 'invoice_date') keys[0] = rangeFirst(keys[0]!, q.sort);
+  if (q.rangeFirst && q.sort !== 'invoice_date') keys[0] = rangeFirst(keys[0]!, q.sort);
   return { where: and(...filterConditions(q))!, orderBy: keys.map((k) => direction(k)) };
 }
 
@@ -191,4 +193,14 @@ export async function findAttachmentIdsOf(db: Database, q: { organizationId: str
     .orderBy(asc(fileAttachments.recordId), asc(fileAttachments.ordinal));
   for (const r of rows) out.set(r.recordId, [...(out.get(r.recordId) ?? []), r.fileId]);
   return out;
+}
+
+/** Issued documents in an invoice-date range, counted up to `cap` (an index range scan of at most `cap` entries). */
+export async function countRangeUpTo(db: Database, q: { organizationId: string; from?: string; to?: string; cap: number }): Promise<number> {
+  const rows = await queryRows<{ n: number | string }>(db, sql`select count(*)::int as n from (
+    select 1 from ${d} where ${d.organizationId} = ${q.organizationId}
+      ${q.from !== undefined ? sql`and ${d.invoiceDate} >= ${q.from}::date` : sql``}
+      ${q.to !== undefined ? sql`and ${d.invoiceDate} <= ${q.to}::date` : sql``}
+    limit ${q.cap}) r`);
+  return Number(rows[0]?.n ?? 0);
 }

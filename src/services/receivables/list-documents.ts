@@ -1,6 +1,7 @@
 import type { Database } from '../../db/client';
 import { findOrganization } from '../../db/queries/organizations';
 import {
+  countRangeUpTo,
   findAttachmentIdsOf,
   listDocuments as listDocumentRows,
   SORT_VALUE_PATTERN,
@@ -32,6 +33,8 @@ export interface ListDocumentsInput {
 }
 
 export const DEFAULT_LIMIT = 25;
+/** Up to this many documents in an invoice-date range, reading the range and sorting it beats walking another sort's index. */
+const RANGE_FIRST_CAP = 20_000;
 
 const invalidCursor = () =>
   new AppError('invalid_request', {
@@ -75,7 +78,13 @@ export async function listDocuments(db: Database, principal: Principal, input: L
   if (!org) throw new AppError('not_found');
   const today = todayIn(org.timeZone, opts.now);
   const def = await loadWorkflow(db, organizationId, 'receivable_document');
-  const rows = await listDocumentRows(db, { organizationId, today, sort, order, filters, after, take: limit + 1 });
+  // A narrow invoice-date range with another sort is read range first (see rangeFirst in the query).
+  const hasRange = filters.invoiceDateFrom !== undefined || filters.invoiceDateTo !== undefined;
+  const rangeFirst =
+    hasRange && sort !== 'invoice_date'
+      ? (await countRangeUpTo(db, { organizationId, from: filters.invoiceDateFrom, to: filters.invoiceDateTo, cap: RANGE_FIRST_CAP })) < RANGE_FIRST_CAP
+      : false;
+  const rows = await listDocumentRows(db, { organizationId, today, sort, order, filters, after, take: limit + 1, rangeFirst });
   const page = rows.slice(0, limit);
   const attachments = await findAttachmentIdsOf(db, { organizationId, documentIds: page.map((r) => r.id) });
   const last = page[page.length - 1];
