@@ -446,3 +446,16 @@ describe('GET /v1/receivables/invoices refuses', () => {
     expect((await get(URL, viewer.apiKey)).statusCode).toBe(200);
   });
 });
+
+describe('the cursor secret without CURSOR_SECRET', () => {
+  it('is generated once and stored, so every process on the database signs alike', async () => {
+    const { cursorSecret } = await import('../../src/services/access/cursor-secret');
+    const { sharedSecret } = await import('../../src/db/queries/server-secrets');
+    const first = await cursorSecret(t.db, undefined);
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(await cursorSecret(t.db, undefined)).toBe(first);
+    // Another process (no cache) reads the stored one instead of generating its own.
+    expect(await sharedSecret(t.db, 'cursor', () => 'a-different-secret')).toBe(first);
+    expect(await cursorSecret(t.db, 'configured-secret-0123')).toBe('configured-secret-0123');
+  });
+});
