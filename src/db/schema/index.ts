@@ -8,3 +8,4 @@ export * from './people';
 export * from './expenses';
 export * from './idempotency';
 export * from './rate-limits';
+export * from './server-secrets';

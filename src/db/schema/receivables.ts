@@ -15,6 +15,7 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { customers } from './customers';
 import { members, organizations } from './organizations';
 import { accounts, analyticAccounts, analyticAxes, taxCodes, tradeLines } from './reference-data';
@@ -99,12 +100,30 @@ export const receivableDocuments = pgTable(
     /** The one project all project-charged lines share; null when none or several. */
     projectId: uuid('project_id'),
     multipleProjects: boolean('multiple_projects').notNull().default(false),
+    /**
+     * Reference, customer reference and the customer's current legal name joined by U+001F, kept by
+     * database triggers (migration receivables-list-search) for the list's trigram search `q`.
+     */
+    searchText: text('search_text').notNull().default(''),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
     uniqueIndex('receivable_documents_org_reference').on(t.organizationId, t.reference),
     index('receivable_documents_org_created').on(t.organizationId, t.createdAt, t.id),
     index('receivable_documents_org_kind_created').on(t.organizationId, t.kind, t.createdAt, t.id),
+    // Keyset pagination of the list: one (organization, sort key, id) index per sort.
+    index('receivable_documents_org_invoice_date').on(t.organizationId, t.invoiceDate, t.id),
+    index('receivable_documents_org_due_on').on(t.organizationId, t.dueOn, t.id),
+    index('receivable_documents_org_gross').on(t.organizationId, t.grossAmount, t.id),
+    // Drafts (no reference) sort last in both directions: (is null, reference, id) ascending and
+    // (is not null, reference, id) descending, references compared bytewise.
+    index('receivable_documents_org_reference_asc').on(t.organizationId, sql`(${t.reference} is null)`, sql`(coalesce(${t.reference}, '') collate "C")`, t.id),
+    index('receivable_documents_org_reference_desc').on(t.organizationId, sql`(${t.reference} is not null)`, sql`(coalesce(${t.reference}, '') collate "C")`, t.id),
+    // Filtered by kind, the reference order is served by its own index too (the planner otherwise
+    // sorts the rest of the organization after a deep cursor).
+    index('receivable_documents_org_kind_reference_asc').on(t.organizationId, t.kind, sql`(${t.reference} is null)`, sql`(coalesce(${t.reference}, '') collate "C")`, t.id),
+    index('receivable_documents_org_kind_reference_desc').on(t.organizationId, t.kind, sql`(${t.reference} is not null)`, sql`(coalesce(${t.reference}, '') collate "C")`, t.id),
+    index('receivable_documents_search_trgm').using('gin', t.searchText.op('gin_trgm_ops')),
     index('receivable_documents_org_customer').on(t.organizationId, t.customerId),
     index('receivable_documents_org_original').on(t.organizationId, t.originalInvoiceId),
     foreignKey({ columns: [t.organizationId, t.customerId], foreignColumns: [customers.organizationId, customers.id] }),
@@ -167,6 +186,8 @@ export const receivableLineShares = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.lineId, t.analyticAccountId] }),
+    // The list's project_id filter goes from the project to its lines.
+    index('receivable_line_shares_org_account').on(t.organizationId, t.analyticAccountId, t.lineId),
     foreignKey({ columns: [t.organizationId, t.lineId], foreignColumns: [receivableDocumentLines.organizationId, receivableDocumentLines.id] }),
     foreignKey({ columns: [t.organizationId, t.analyticAccountId], foreignColumns: [analyticAccounts.organizationId, analyticAccounts.id] }),
     foreignKey({ columns: [t.organizationId, t.axisId], foreignColumns: [analyticAxes.organizationId, analyticAxes.id] }),

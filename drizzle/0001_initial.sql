@@ -281,6 +281,7 @@ CREATE TABLE "receivable_documents" (
 	"outstanding_base" numeric(20, 4) NOT NULL,
 	"project_id" uuid,
 	"multiple_projects" boolean DEFAULT false NOT NULL,
+	"search_text" text DEFAULT '' NOT NULL,
 	CONSTRAINT "receivable_documents_organization_id_id_pk" PRIMARY KEY("organization_id","id")
 );
 --> statement-breakpoint
@@ -581,6 +582,12 @@ CREATE TABLE "rate_limit_counters" (
 	"expire" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "server_secrets" (
+	"name" text PRIMARY KEY NOT NULL,
+	"value" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_organization_id_owner_member_id_members_organization_id_id_fk" FOREIGN KEY ("organization_id","owner_member_id") REFERENCES "public"."members"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "company_group_members" ADD CONSTRAINT "company_group_members_group_id_company_groups_id_fk" FOREIGN KEY ("group_id") REFERENCES "public"."company_groups"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "company_group_members" ADD CONSTRAINT "company_group_members_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -685,8 +692,17 @@ CREATE UNIQUE INDEX "receivable_document_lines_doc_line_no" ON "receivable_docum
 CREATE UNIQUE INDEX "receivable_documents_org_reference" ON "receivable_documents" USING btree ("organization_id","reference");--> statement-breakpoint
 CREATE INDEX "receivable_documents_org_created" ON "receivable_documents" USING btree ("organization_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "receivable_documents_org_kind_created" ON "receivable_documents" USING btree ("organization_id","kind","created_at","id");--> statement-breakpoint
+CREATE INDEX "receivable_documents_org_invoice_date" ON "receivable_documents" USING btree ("organization_id","invoice_date","id");--> statement-breakpoint
+CREATE INDEX "receivable_documents_org_due_on" ON "receivable_documents" USING btree ("organization_id","due_on","id");--> statement-breakpoint
+CREATE INDEX "receivable_documents_org_gross" ON "receivable_documents" USING btree ("organization_id","gross_amount","id");--> statement-breakpoint
+CREATE INDEX "receivable_documents_org_reference_asc" ON "receivable_documents" USING btree ("organization_id",("reference" is null),(coalesce("reference", '') collate "C"),"id");--> statement-breakpoint
+CREATE INDEX "receivable_documents_org_reference_desc" ON "receivable_documents" USING btree ("organization_id",("reference" is not null),(coalesce("reference", '') collate "C"),"id");--> statement-breakpoint
+CREATE INDEX "receivable_documents_org_kind_reference_asc" ON "receivable_documents" USING btree ("organization_id","kind",("reference" is null),(coalesce("reference", '') collate "C"),"id");--> statement-breakpoint
+CREATE INDEX "receivable_documents_org_kind_reference_desc" ON "receivable_documents" USING btree ("organization_id","kind",("reference" is not null),(coalesce("reference", '') collate "C"),"id");--> statement-breakpoint
+CREATE INDEX "receivable_documents_search_trgm" ON "receivable_documents" USING gin ("search_text" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "receivable_documents_org_customer" ON "receivable_documents" USING btree ("organization_id","customer_id");--> statement-breakpoint
 CREATE INDEX "receivable_documents_org_original" ON "receivable_documents" USING btree ("organization_id","original_invoice_id");--> statement-breakpoint
+CREATE INDEX "receivable_line_shares_org_account" ON "receivable_line_shares" USING btree ("organization_id","analytic_account_id","line_id");--> statement-breakpoint
 CREATE INDEX "receivable_timeline_doc_idx" ON "receivable_timeline" USING btree ("organization_id","document_id","decided_at");--> statement-breakpoint
 CREATE INDEX "file_attachments_record_idx" ON "file_attachments" USING btree ("organization_id","record_type","record_id","ordinal");--> statement-breakpoint
 CREATE INDEX "files_org_sha256" ON "files" USING btree ("organization_id","sha256");--> statement-breakpoint

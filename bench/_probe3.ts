@@ -1,0 +1,11 @@
+import { openDatabase, queryRows, sql } from '../src/db/client';
+import { receivableDocuments as d } from '../src/db/schema';
+import { listDocuments as q } from '../src/db/queries/receivable-document-list';
+const handle = await openDatabase({ url: 'postgres://postgres@127.0.0.1:5432/bench_small', poolSize: 10 });
+const db = handle.db;
+const [o] = await queryRows<any>(db, sql`select id from organizations where name = 'Bench list 20000'`);
+const { listDocumentsQuery } = await import('../src/db/queries/receivable-document-list') as any;
+const qb = listDocumentsQuery(db, { organizationId: o.id, today: '2025-01-01', sort: 'created_at', order: 'desc', filters: {}, take: 26 });
+const rows = await queryRows<any>(db, sql`explain (analyze, buffers) ${qb}`);
+console.log(rows.map((r) => r['QUERY PLAN']).join('\n'));
+await handle.close();

@@ -1,0 +1,206 @@
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Database } from '../client';
+import { analyticAccounts, fileAttachments, receivableDocuments as d, type DocumentKind } from '../schema';
+import { isGroupCompanySql } from './customers';
+
+/**
+ * The receivables list: keyset pagination over (sort key, id), every filter in the same statement.
+ * Each sort has an (organization_id, key, id) index (see the schema), so a page is an index scan
+ * that starts at the cursor and stops after `limit + 1` matching rows, whatever the page depth.
+ */
+
+export const LIST_SORTS = ['created_at', 'invoice_date', 'due_on', 'gross_amount', 'reference'] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+export type ListOrder = 'asc' | 'desc';
+
+export interface ListFilters {
+  kind?: DocumentKind;
+  group?: 'only' | 'none';
+  projectId?: string;
+  outstanding?: boolean;
+  q?: string;
+  invoiceDateFrom?: string;
+  invoiceDateTo?: string;
+}
+
+export interface ListQuery {
+  organizationId: string;
+  /** The organization's today: the counterparty map is read as at this day. */
+  today: string;
+  sort: ListSort;
+  order: ListOrder;
+  filters: ListFilters;
+  /** The last row of the previous page: its sort value (text form, null for a draft's reference) and id. */
+  after?: { value: string | null; id: string };
+  /** Rows to read: the page size plus one, to know whether there is a next page. */
+  take: number;
+  /** With an invoice-date range and another sort: read the range first (see rangeFirst). */
+  rangeFirst?: boolean;
+}
+
+/** Text form of each sort key, exact enough to be cast back (timestamps keep their microseconds). */
+const SORT_VALUE: Record<ListSort, SQL<string | null>> = {
+  created_at: sql`${d.createdAt}::text`,
+  invoice_date: sql`${d.invoiceDate}::text`,
+  due_on: sql`${d.dueOn}::text`,
+  gross_amount: sql`${d.grossAmount}::text`,
+  reference: sql`${d.reference}`,
+};
+
+const CAST: Record<Exclude<ListSort, 'reference'>, SQL> = {
+  created_at: sql.raw('timestamptz'),
+  invoice_date: sql.raw('date'),
+  due_on: sql.raw('date'),
+  gross_amount: sql.raw('numeric'),
+};
+
+/** What a valid cursor value of each sort looks like (checked before it reaches SQL). */
+export const SORT_VALUE_PATTERN: Record<Exclude<ListSort, 'reference'>, RegExp> = {
+  created_at: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/,
+  invoice_date: /^\d{4}-\d{2}-\d{2}$/,
+  due_on: /^\d{4}-\d{2}-\d{2}$/,
+  gross_amount: /^-?\d+(\.\d+)?$/,
+};
+
+/**
+ * The key columns in index order. References: drafts (null) last in both directions, expressed as
+ * a leading boolean so that each direction is one uniform row comparison its own index serves.
+ */
+function keyColumns(sort: ListSort, order: ListOrder): SQL[] {
+  if (sort === 'reference') {
+    const flag = order === 'asc' ? sql`(${d.reference} is null)` : sql`(${d.reference} is not null)`;
+    return [flag, sql`(coalesce(${d.reference}, '') collate "C")`, sql`${d.id}`];
+  }
+  const column = { created_at: d.createdAt, invoice_date: d.invoiceDate, due_on: d.dueOn, gross_amount: d.grossAmount }[sort];
+  return [sql`${column}`, sql`${d.id}`];
+}
+
+function afterCursor(sort: ListSort, order: ListOrder, after: { value: string | null; id: string }): SQL {
+  const op = sql.raw(order === 'asc' ? '>' : '<');
+  const keys = sql.join(keyColumns(sort, order), sql`, `);
+  if (sort === 'reference') {
+    const isNull = after.value === null;
+    const flag = order === 'asc' ? isNull : !isNull;
+    return sql`(${keys}) ${op} (${flag}::boolean, (${after.value ?? ''}::text collate "C"), ${after.id}::uuid)`;
+  }
+  return sql`(${keys}) ${op} (${after.value}::${CAST[sort]}, ${after.id}::uuid)`;
+}
+
+/** Customers mapped, as at `today`, to another company of the organization's group: one InitPlan per statement. */
+function groupCustomerIds(organizationId: string, today: string): SQL {
+  return sql`array(
+    select m.customer_id from counterparty_mappings m
+    join company_group_members g_other on g_other.organization_id = m.company_organization_id
+    join company_group_members g_self on g_self.group_id = g_other.group_id and g_self.organization_id = m.organization_id
+    where m.organization_id = ${organizationId}
+      and m.company_organization_id <> m.organization_id
+      and m.valid_from <= ${today}::date and (m.valid_to is null or m.valid_to >= ${today}::date))`;
+}
+
+/** `%`, `_` and the escape character itself are literal in a search term. */
+export function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function filterConditions(q: ListQuery): SQL[] {
+  const f = q.filters;
+  const out: SQL[] = [sql`${d.organizationId} = ${q.organizationId}`];
+  if (f.kind) out.push(sql`${d.kind} = ${f.kind}`);
+  if (f.group === 'only') out.push(sql`${d.customerId} = any(${groupCustomerIds(q.organizationId, q.today)})`);
+  if (f.group === 'none') out.push(sql`${d.customerId} <> all(${groupCustomerIds(q.organizationId, q.today)})`);
+  if (f.projectId) {
+    out.push(sql`${d.id} in (
+      select l.document_id from receivable_line_shares s
+      join receivable_document_lines l on l.organization_id = s.organization_id and l.id = s.line_id
+      where s.organization_id = ${q.organizationId} and s.analytic_account_id = ${f.projectId}::uuid)`);
+  }
+  if (f.outstanding === true) out.push(sql`${d.issuedAt} is not null and ${d.outstanding} <> 0`);
+  if (f.outstanding === false) out.push(sql`${d.issuedAt} is not null and ${d.outstanding} = 0`);
+  if (f.q !== undefined) out.push(sql`${d.searchText} ilike ${likePattern(f.q)}`);
+  if (f.invoiceDateFrom !== undefined || f.invoiceDateTo !== undefined) out.push(sql`${d.issuedAt} is not null`);
+  if (f.invoiceDateFrom !== undefined) out.push(sql`${d.invoiceDate} >= ${f.invoiceDateFrom}::date`);
+  if (f.invoiceDateTo !== undefined) out.push(sql`${d.invoiceDate} <= ${f.invoiceDateTo}::date`);
+  if (q.after) out.push(afterCursor(q.sort, q.order, q.after));
+  return out;
+}
+
+/**
+ * An invoice-date range with another sort: documents are created around their invoice date, so
+ * walking the sort's index from the newest row and filtering on the range can read most of the
+ * organization before the range begins (the planner assumes the two are independent). The range
+ * is then read first through its own index and only its rows are sorted: the leading key is
+ * wrapped in a no-op so that it no longer matches the sort's index. The cost is that of the range,
+ * so the service only asks for it when the range is narrow (countRangeUpTo).
+ */
+function rangeFirst(key: SQL, sort: ListSort): SQL {
+  if (sort === 'created_at') return sql`(${key} + interval '0 seconds')`;
+  if (sort === 'reference') return sql`((${key})::int)`;
+  return sql`(${key} + 0)`;
+}
+
+/** The WHERE and ORDER BY of a page, shared by the page query and EXPLAIN checks. */
+export function listClauses(q: ListQuery) {
+  const direction = q.order === 'asc' ? asc : desc;
+  const keys = keyColumns(q.sort, q.order);
+  if (q.rangeFirst && q.sort !== 'invoice_date') keys[0] = rangeFirst(keys[0]!, q.sort);
+  return { where: and(...filterConditions(q))!, orderBy: keys.map((k) => direction(k)) };
+}
+
+/** The page's statement (also what the plan checks EXPLAIN). */
+export function listDocumentsQuery(db: Database, q: ListQuery) {
+  const { where, orderBy } = listClauses(q);
+  return db
+    .select({
+      doc: d,
+      sortValue: SORT_VALUE[q.sort],
+      projectCode: analyticAccounts.code,
+      projectName: analyticAccounts.name,
+      isGroupTransaction: isGroupCompanySql('receivable_documents.organization_id', 'receivable_documents.customer_id', q.today),
+    })
+    .from(d)
+    .leftJoin(analyticAccounts, and(eq(analyticAccounts.organizationId, d.organizationId), eq(analyticAccounts.id, d.projectId)))
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(q.take);
+}
+
+/** One page of document headers (limit + 1 rows), with the project and the group flag in the same statement. */
+export async function listDocuments(db: Database, q: ListQuery) {
+  const rows = await listDocumentsQuery(db, q);
+  return rows.map((r) => ({
+    ...r.doc,
+    sortValue: r.sortValue,
+    projectCode: r.projectCode,
+    projectName: r.projectName,
+    isGroupTransaction: Boolean(r.isGroupTransaction),
+  }));
+}
+
+/** Attachment ids of a page of documents in one query, oldest attachment first per document. */
+export async function findAttachmentIdsOf(db: Database, q: { organizationId: string; documentIds: string[] }): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (!q.documentIds.length) return out;
+  const rows = await db
+    .select({ recordId: fileAttachments.recordId, fileId: fileAttachments.fileId })
+    .from(fileAttachments)
+    .where(
+      and(
+        eq(fileAttachments.organizationId, q.organizationId),
+        eq(fileAttachments.recordType, 'receivable_document'),
+        inArray(fileAttachments.recordId, q.documentIds),
+      ),
+    )
+    .orderBy(asc(fileAttachments.recordId), asc(fileAttachments.ordinal));
+  for (const r of rows) out.set(r.recordId, [...(out.get(r.recordId) ?? []), r.fileId]);
+  return out;
+}
+
+/** Issued documents in an invoice-date range, counted up to `cap` (an index range scan of at most `cap` entries). */
+export async function countRangeUpTo(db: Database, q: { organizationId: string; from?: string; to?: string; cap: number }): Promise<number> {
+  const rows = await queryRows<{ n: number | string }>(db, sql`select count(*)::int as n from (
+    select 1 from ${d} where ${d.organizationId} = ${q.organizationId}
+      ${q.from !== undefined ? sql`and ${d.invoiceDate} >= ${q.from}::date` : sql``}
+      ${q.to !== undefined ? sql`and ${d.invoiceDate} <= ${q.to}::date` : sql``}
+    limit ${q.cap}) r`);
+  return Number(rows[0]?.n ?? 0);
+}

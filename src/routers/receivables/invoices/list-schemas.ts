@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { LIST_SORTS } from '../../../db/queries/receivable-document-list';
+import { DOCUMENT_KINDS } from '../../../db/schema/receivables';
+import { uuid } from '../../schemas';
+import { documentSchema } from './schemas';
+
+/**
+ * Query parameters arrive as strings over REST. Scalars are strict: `limit` is digits only (or an
+ * integer from a tRPC caller) and `outstanding` exactly "true" or "false"; trpc-to-openapi's
+ * coercion never touches them because neither is a bare z.number / z.boolean.
+ */
+const limitParam = z
+  .union([z.string().regex(/^\d{1,4}$/, 'must be an integer from 1 to 100'), z.int()])
+  .transform((v) => Number(v))
+  // Out of range is a malformed request (400), as the list's issue specifies, not a 422 rule.
+  .pipe(z.int().refine((n) => n >= 1 && n <= 100, 'must be an integer from 1 to 100'))
+  .describe('Page size, 1 to 100 (25 by default)');
+
+const booleanParam = z.union([z.stringbool({ truthy: ['true'], falsy: ['false'], case: 'sensitive' }), z.boolean()]).pipe(z.boolean());
+
+export const listInvoicesInput = z.strictObject({
+  kind: z.enum(DOCUMENT_KINDS).optional().describe('Only documents of this kind'),
+  group: z
+    .enum(['only', 'none'])
+    .optional()
+    .describe("only: documents of customers mapped to a company of the organization's group as at today; none: the rest"),
+  project_id: uuid().optional().describe('Only documents with a line charged to this project'),
+  outstanding: booleanParam
+    .optional()
+    .describe('true: issued documents with something outstanding; false: issued documents with nothing outstanding'),
+  q: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters')
+    .optional()
+    .describe('Case-insensitive substring of the reference, customer reference or customer legal name; % and _ are literal'),
+  invoice_date_from: z.iso.date().optional().describe('Issued on or after this day (drafts are left out)'),
+  invoice_date_to: z.iso.date().optional().describe('Issued on or before this day (drafts are left out)'),
+  sort: z.enum(LIST_SORTS).optional().describe('Ordering key, then id; created_at by default. reference: drafts (no reference) last'),
+  order: z.enum(['asc', 'desc']).optional().describe('desc by default'),
+  limit: limitParam.optional(),
+  cursor: z.string().max(2000).optional().describe("The previous page's next_cursor, with the same sort, order and filters"),
+});
+
+export const documentListItemSchema = documentSchema
+  .omit({ lines: true, allocations: true, timeline: true, available_transitions: true })
+  .meta({ id: 'ReceivablesDocumentListItem' });
+
+export const documentListSchema = z
+  .object({
+    documents: z.array(documentListItemSchema),
+    next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
+  })
+  .meta({ id: 'ReceivablesDocumentList' });

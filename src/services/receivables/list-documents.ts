@@ -1,0 +1,139 @@
+import type { Database } from '../../db/client';
+import { findOrganization } from '../../db/queries/organizations';
+import {
+  countRangeUpTo,
+  findAttachmentIdsOf,
+  listDocuments as listDocumentRows,
+  SORT_VALUE_PATTERN,
+  type ListFilters,
+  type ListOrder,
+  type ListSort,
+} from '../../db/queries/receivable-document-list';
+import type { DocumentKind } from '../../db/schema';
+import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor';
+import { todayIn } from '../../lib/dates';
+import { AppError, validationError } from '../../lib/errors';
+import { formatAmount, formatRate } from '../../lib/money';
+import type { Principal } from '../access/principal';
+import { stateOf } from '../workflow/transitions';
+import { loadWorkflow } from '../workflow/workflows';
+
+export interface ListDocumentsInput {
+  kind?: DocumentKind;
+  group?: 'only' | 'none';
+  project_id?: string;
+  outstanding?: boolean;
+  q?: string;
+  invoice_date_from?: string;
+  invoice_date_to?: string;
+  sort?: ListSort;
+  order?: ListOrder;
+  limit?: number;
+  cursor?: string;
+}
+
+export const DEFAULT_LIMIT = 25;
+/** Up to this many documents in an invoice-date range, reading the range and sorting it beats walking another sort's index. */
+const RANGE_FIRST_CAP = 20_000;
+
+const invalidCursor = () =>
+  new AppError('invalid_request', {
+    detail: 'cursor is not a cursor this service issued (pass next_cursor back unchanged)',
+    errors: [{ pointer: '/query/cursor', detail: 'does not decode or verify' }],
+  });
+
+/**
+ * One page of the receivables list (contract 4.3, DESIGN section 9): every document field but
+ * lines, allocations, timeline and available transitions, in three statements whatever the page
+ * size (organization and workflow, the page, the page's attachments).
+ */
+export async function listDocuments(db: Database, principal: Principal, input: ListDocumentsInput, opts: { now: Date; cursorSecret: string }) {
+  const organizationId = principal.organizationId;
+  const sort = input.sort ?? 'created_at';
+  const order = input.order ?? 'desc';
+  const limit = input.limit ?? DEFAULT_LIMIT;
+  if (input.invoice_date_from && input.invoice_date_to && input.invoice_date_from > input.invoice_date_to) {
+    throw validationError('/query/invoice_date_to', 'must not be before invoice_date_from');
+  }
+  const filters: ListFilters = {
+    kind: input.kind,
+    group: input.group,
+    projectId: input.project_id?.toLowerCase(),
+    outstanding: input.outstanding,
+    q: input.q,
+    invoiceDateFrom: input.invoice_date_from,
+    invoiceDateTo: input.invoice_date_to,
+  };
+  // The cursor is bound to everything that decides which rows come in which order; not to limit.
+  const binding: CursorBinding = { sort, order, filters: { ...filters } };
+  let after: { value: string | null; id: string } | undefined;
+  if (input.cursor !== undefined) {
+    after = decodeCursor(opts.cursorSecret, input.cursor, binding);
+    const pattern = sort === 'reference' ? undefined : SORT_VALUE_PATTERN[sort];
+    const valueOk = pattern ? after.value !== null && pattern.test(after.value) : true;
+    if (!valueOk || !/^[0-9a-f-]{36}$/i.test(after.id)) throw invalidCursor();
+  }
+
+  const org = await findOrganization(db, { organizationId });
+  if (!org) throw new AppError('not_found');
+  const today = todayIn(org.timeZone, opts.now);
+  const def = await loadWorkflow(db, organizationId, 'receivable_document');
+  // A narrow invoice-date range with another sort is read range first (see rangeFirst in the query).
+  const hasRange = filters.invoiceDateFrom !== undefined || filters.invoiceDateTo !== undefined;
+  const rangeFirst =
+    hasRange && sort !== 'invoice_date'
+      ? (await countRangeUpTo(db, { organizationId, from: filters.invoiceDateFrom, to: filters.invoiceDateTo, cap: RANGE_FIRST_CAP })) < RANGE_FIRST_CAP
+      : false;
+  const rows = await listDocumentRows(db, { organizationId, today, sort, order, filters, after, take: limit + 1, rangeFirst });
+  const page = rows.slice(0, limit);
+  const attachments = await findAttachmentIdsOf(db, { organizationId, documentIds: page.map((r) => r.id) });
+  const last = page[page.length - 1];
+  const base = org.baseCurrency;
+
+  return {
+    documents: page.map((doc) => {
+      const cur = doc.currency;
+      return {
+        id: doc.id,
+        kind: doc.kind,
+        state: doc.state,
+        semantic: stateOf(def, doc.state).semantic,
+        revision: doc.revision,
+        reference: doc.reference,
+        customer_id: doc.customerId,
+        customer_reference: doc.customerReference,
+        currency: cur,
+        fx_rate: formatRate(doc.fxRate),
+        invoice_date: doc.invoiceDate,
+        due_on: doc.dueOn,
+        payment_terms_days: doc.paymentTermsDays,
+        created_at: doc.createdAt.toISOString(),
+        issued_at: doc.issuedAt ? doc.issuedAt.toISOString() : null,
+        prepared_by: doc.preparedBy,
+        reason: doc.reason,
+        original_invoice_id: doc.originalInvoiceId,
+        ...(doc.originalTotal !== null ? { original_total: formatAmount(doc.originalTotal, cur) } : {}),
+        legacy_reference: doc.legacyReference,
+        is_opening: doc.isOpening,
+        is_group_transaction: doc.isGroupTransaction,
+        multiple_projects: doc.multipleProjects,
+        project:
+          doc.projectId && doc.projectCode !== null && doc.projectName !== null ? { id: doc.projectId, code: doc.projectCode, name: doc.projectName } : null,
+        custom_fields: doc.customFields,
+        net_total: formatAmount(doc.netTotal, cur),
+        tax_total: formatAmount(doc.taxTotal, cur),
+        gross_amount: formatAmount(doc.grossAmount, cur),
+        gross_base: formatAmount(doc.grossBase, base),
+        // Kept on the header by every allocation write (services/receivables/allocations.ts).
+        outstanding: formatAmount(doc.outstanding, cur),
+        outstanding_base: formatAmount(doc.outstandingBase, base),
+        buyer: doc.buyer ?? null,
+        seller: doc.seller ?? null,
+        attachment_ids: attachments.get(doc.id) ?? [],
+      };
+    }),
+    next_cursor: rows.length > limit && last ? encodeCursor(opts.cursorSecret, binding, { value: last.sortValue, id: last.id }) : null,
+  };
+}
+
+export type DocumentListPage = Awaited<ReturnType<typeof listDocuments>>;
