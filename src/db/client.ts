@@ -22,6 +22,8 @@ export interface DatabaseHandle {
   /** Applies the committed migrations. */
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** The embedded database's whole data folder, to start another instance from (`loadDataDir`). */
+  dump?(): Promise<Blob>;
 }
 
 export interface OpenDatabaseOptions {
@@ -29,6 +31,8 @@ export interface OpenDatabaseOptions {
   url?: string;
   /** Folder of the embedded database; `memory://` for an in-memory one. */
   dataDir?: string;
+  /** A dump (PGlite `dumpDataDir`) to start the embedded database from, e.g. an already migrated template. */
+  loadDataDir?: Blob;
   poolSize?: number;
 }
 
@@ -47,7 +51,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       close: () => client.end({ timeout: 5 }),
     };
   }
-  const client = await PGlite.create({ dataDir: opts.dataDir, extensions: { pg_trgm } });
+  const client = await PGlite.create({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, extensions: { pg_trgm } });
   return pgliteHandle(client);
 }
 
@@ -58,6 +62,7 @@ export function pgliteHandle(client: PGlite): DatabaseHandle {
     kind: 'pglite',
     migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => client.close(),
+    dump: () => client.dumpDataDir('none'),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { afterAll, beforeAll } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { openDatabase, type Database, type DatabaseHandle } from '../../src/db/client';
 import type { AppDeps } from '../../src/deps';
@@ -21,8 +22,11 @@ export interface TestApp {
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
-  const handle = await openDatabase(url ? { url, poolSize: 10 } : { dataDir: 'memory://' });
-  if (!url) await handle.migrate();
+  const template = inject('pgliteTemplate');
+  const handle = await openDatabase(
+    url ? { url, poolSize: 10 } : { dataDir: 'memory://', loadDataDir: template ? new Blob([readFileSync(template)]) : undefined },
+  );
+  if (!url && !template) await handle.migrate();
   let fixed: Date | undefined;
   // Failed-authentication counting per address is shared by every test on 127.0.0.1; tests of that
   // limit set their own value and addresses.
