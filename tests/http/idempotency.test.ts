@@ -4,7 +4,7 @@ import { sql, queryRows } from '../../src/db/client';
 import { IDEMPOTENCY_RETENTION_MS, purgeExpiredIdempotencyKeys } from '../../src/services/idempotency/idempotency';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { uploadTestDocument } from '../factories/receivables';
-import { useTestApp } from '../helpers/app';
+import { onPostgres, useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
 import { multipartBody } from '../helpers/multipart';
 import { expectProblem } from '../helpers/problem';
@@ -376,6 +376,25 @@ describe('idempotency of POST /v1/documents (multipart upload)', () => {
     expect(retry.statusCode, retry.body).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
     expect(await countFiles(org.id)).toBe(1);
+  });
+
+  it.skipIf(!onPostgres)('20 identical keyed uploads at once store one file; the others replay or are 409 idempotency_in_progress', async () => {
+    const org = await createTestOrganization(t.db);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => upload(org.owner.apiKey, { content: pdf('burst') }, 'up-burst')));
+    const originals = answers.filter((a) => a.statusCode === 201 && a.headers['idempotent-replayed'] === undefined);
+    expect(originals).toHaveLength(1);
+    for (const a of answers) {
+      if (a === originals[0]) continue;
+      if (a.statusCode === 201) {
+        expect(a.headers['idempotent-replayed']).toBe('true');
+        expect(a.body).toBe(originals[0]!.body);
+      } else {
+        expectProblem(a, 409, 'idempotency_in_progress');
+        expect(Number(a.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      }
+    }
+    expect(await countFiles(org.id)).toBe(1);
+    expect(await countIdempotencyKeys(t.db, org.id)).toBe(1);
   });
 
   it('a key is one request across operations: an upload key reused for a claim is 409 idempotency_key_reused', async () => {
