@@ -3,7 +3,7 @@ import { createTestCustomer } from '../factories/customer';
 import { bearer, createTestOrganization } from '../factories/organization';
 import { onPostgres, useTestApp } from '../helpers/app';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
-import { countIdempotencyKeys, customerCreateTarget, fetchWrite, type SentWrite } from '../helpers/writes';
+import { countIdempotencyKeys, customerCreateTarget, fetchWrite, invoiceCreateTarget, type SentWrite } from '../helpers/writes';
 
 const PER_KEY = 60;
 
@@ -26,9 +26,15 @@ describe.skipIf(!onPostgres)('two server processes sharing one PostgreSQL', () =
     await Promise.all(servers.map((s) => s.stop()));
   });
 
-  it('50 identical keyed creates fired at once across both make one record; the others replay or are in progress', async () => {
-    const target = customerCreateTarget();
+  // The invoice's reference data (customer, account, tax code) is created through the services in the
+  // shared database before firing (WriteTarget.setup).
+  it.each([
+    ['POST /trpc/receivables.customers.create', () => customerCreateTarget()],
+    ['POST /v1/receivables/invoices', () => invoiceCreateTarget()],
+  ] as const)('%s: 50 identical keyed creates fired at once across both make one record; the others replay or are in progress', async (name, makeTarget) => {
+    const target = makeTarget();
     const org = await createTestOrganization(t.db);
+    await target.setup?.(t.db, org.id);
     const body = target.body('a');
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) => fetchWrite(servers[i % 2]!.url, target, { token: org.owner.apiKey, key: 'burst-1', body })),
@@ -58,7 +64,7 @@ describe.skipIf(!onPostgres)('two server processes sharing one PostgreSQL', () =
       }
     }
     expect(replays + inProgress).toBe(49);
-    console.info(`50 concurrent keyed creates: 1 created, ${replays} replayed, ${inProgress} in progress`);
+    console.info(`${name}: 50 concurrent keyed creates: 1 created, ${replays} replayed, ${inProgress} in progress`);
 
     // A later retry, on either process, replays.
     for (const server of servers) {

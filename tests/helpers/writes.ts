@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/client';
-import { claims, customers, idempotencyKeys } from '../../src/db/schema';
+import { claims, customers, idempotencyKeys, receivableDocuments } from '../../src/db/schema';
+import { createTestCustomer } from '../factories/customer';
+import { createReceivablesSetup } from '../factories/receivables';
 
 /**
  * One keyed write as the idempotency and rate-limit tests drive it. The tests only talk to this
@@ -13,6 +15,12 @@ export interface WriteTarget {
   name: string;
   method: 'POST';
   url: string;
+  /**
+   * Creates the reference data the write needs in an organization (customer, accounts, tax codes…).
+   * Tests call it right after creating each organization; `body` then refers to the reference data
+   * of the organization set up last.
+   */
+  setup?(db: Database, organizationId: string): Promise<void>;
   /** A valid body; `variant` makes a different request (another record). */
   body(variant?: string): Record<string, unknown>;
   /** Where a created record lives (the Location header). */
@@ -69,6 +77,44 @@ export function claimFileTarget(prefix = randomUUID().slice(0, 8)): WriteTarget 
         ? and(eq(claims.organizationId, organizationId), eq(claims.title, title(variant)))
         : eq(claims.organizationId, organizationId);
       const [row] = await db.select({ n: count() }).from(claims).where(where);
+      return Number(row?.n ?? 0);
+    },
+  };
+}
+
+/**
+ * POST /v1/receivables/invoices: a one-line draft sales invoice. Needs a customer, a revenue account
+ * and a tax code of the organization (`setup`); variants differ by customer_reference.
+ */
+export function invoiceCreateTarget(prefix = randomUUID().slice(0, 8)): WriteTarget {
+  const reference = (variant = 'a') => `PO-${prefix}-${variant}`;
+  let refs: { customerId: string; accountId: string; taxCodeId: string } | undefined;
+  return {
+    name: 'POST /v1/receivables/invoices',
+    method: 'POST',
+    url: '/v1/receivables/invoices',
+    async setup(db, organizationId) {
+      const ref = await createReceivablesSetup(db, organizationId);
+      const customer = await createTestCustomer(db, organizationId);
+      refs = { customerId: customer.id, accountId: ref.revenue.id, taxCodeId: ref.sv8.id };
+    },
+    body(variant = 'a') {
+      if (!refs) throw new Error('invoiceCreateTarget: call setup(db, organizationId) before body()');
+      return {
+        kind: 'sales_invoice',
+        customer_id: refs.customerId,
+        customer_reference: reference(variant),
+        lines: [{ account_id: refs.accountId, description: `Consulting ${variant}`, quantity: '2', unit_price: '150.00', tax_code_id: refs.taxCodeId }],
+      };
+    },
+    locationOf: (r) => `/v1/receivables/invoices/${r.id}`,
+    record: (json) => json,
+    problem: (json) => json,
+    async countRecords(db, organizationId, variant) {
+      const where = variant
+        ? and(eq(receivableDocuments.organizationId, organizationId), eq(receivableDocuments.customerReference, reference(variant)))
+        : eq(receivableDocuments.organizationId, organizationId);
+      const [row] = await db.select({ n: count() }).from(receivableDocuments).where(where);
       return Number(row?.n ?? 0);
     },
   };
