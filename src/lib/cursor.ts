@@ -51,7 +51,8 @@ export function encodeCursor(secret: string, binding: CursorBinding, position: C
   return `${body}.${sign(secret, body)}`;
 }
 
-const malformed = () =>
+/** 400 for a cursor that does not decode or verify (or carries a position no query could have issued). */
+export const invalidCursor = () =>
   new AppError('invalid_request', {
     detail: 'cursor is not a cursor this service issued (pass next_cursor back unchanged)',
     errors: [{ pointer: '/query/cursor', detail: 'does not decode or verify' }],
@@ -60,17 +61,17 @@ const malformed = () =>
 /** Verifies and opens a cursor: 400 when it does not decode or verify, 422 when issued for another query. */
 export function decodeCursor(secret: string, cursor: string, binding: CursorBinding): CursorPosition {
   const [body, mac, extra] = cursor.split('.');
-  if (!body || !mac || extra !== undefined) throw malformed();
+  if (!body || !mac || extra !== undefined) throw invalidCursor();
   const expected = Buffer.from(sign(secret, body));
   const given = Buffer.from(mac);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw malformed();
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor();
   let payload: Payload;
   try {
     payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Payload;
   } catch {
-    throw malformed();
+    throw invalidCursor();
   }
-  if (payload?.v !== 1 || !Array.isArray(payload.k) || typeof payload.k[1] !== 'string') throw malformed();
+  if (payload?.v !== 1 || !Array.isArray(payload.k) || typeof payload.k[1] !== 'string') throw invalidCursor();
   if (payload.b !== bindingDigest(binding)) {
     throw new AppError('validation', {
       detail: 'cursor was issued for a different sort, order or filters; start again without a cursor',

@@ -347,6 +347,8 @@ const cases: Case[] = [
   { name: 'fx_rate other than 1 in the base currency', status: 422, code: 'validation', pointer: '/fx_rate', make: (w) => w.body({ fx_rate: '1.01' }) },
   { name: 'a zero fx_rate', status: 422, code: 'validation', pointer: '/fx_rate', make: (w) => w.body({ currency: 'USD', fx_rate: '0' }) },
   { name: 'fx_rate with 11 places', status: 422, code: 'validation', pointer: '/fx_rate', make: (w) => w.body({ currency: 'USD', fx_rate: '4.47120000001' }) },
+  { name: 'fx_rate 1 with 11 places in the base currency', status: 422, code: 'validation', pointer: '/fx_rate', make: (w) => w.body({ fx_rate: '1.00000000000' }) },
+  { name: 'an fx_rate out of range', status: 422, code: 'validation', pointer: '/fx_rate', make: (w) => w.body({ currency: 'USD', fx_rate: '99999999999999999999' }) },
   { name: 'payment terms above 365', status: 422, code: 'validation', pointer: '/payment_terms_days', make: (w) => w.body({ payment_terms_days: 366 }) },
   { name: 'negative payment terms', status: 422, code: 'validation', pointer: '/payment_terms_days', make: (w) => w.body({ payment_terms_days: -1 }) },
   { name: 'a customer reference over 100 characters', status: 422, code: 'validation', pointer: '/customer_reference', make: (w) => w.body({ customer_reference: 'x'.repeat(101) }) },
@@ -508,6 +510,58 @@ const cases: Case[] = [
     make: async (w) => {
       const tl = await createTradeLine(t.db, w.org.id, { customerId: w.customer.id, kind: 'delivery', reference: 'DO-3', description: 'x', quantity: '10', quantityInvoiced: '4' });
       return w.body({ lines: [w.line({ trade_line_id: tl.id, quantity: '5' }), w.line({ trade_line_id: tl.id, quantity: '1.5' })] });
+    },
+  },
+  // 422 validation: values out of range (DESIGN section 4; the columns are numeric(20,4) and numeric(24,10)).
+  { name: 'a quantity out of range', status: 422, code: 'validation', pointer: '/lines/0/quantity', make: (w) => w.body({ lines: [w.line({ quantity: '99999999999999999999999999' })] }) },
+  { name: 'a unit price out of range', status: 422, code: 'validation', pointer: '/lines/0/unit_price', make: (w) => w.body({ lines: [w.line({ unit_price: '1000000000000000.00' })] }) },
+  {
+    name: 'a discount out of range',
+    status: 422,
+    code: 'validation',
+    pointer: '/lines/0/discount_amount',
+    // The net amount (1.00) is in range; the discount alone is not.
+    make: (w) => w.body({ lines: [w.line({ quantity: '100', unit_price: '900000000000000.00', discount_amount: '89999999999999999.00' })] }),
+  },
+  {
+    name: 'a share percentage far out of range',
+    status: 422,
+    code: 'validation',
+    pointer: '/lines/0/shares/0/percentage',
+    make: (w) => w.body({ lines: [w.line({ shares: [{ analytic_account_id: w.ref.alpha.id, percentage: '99999999999999999999999999' }] })] }),
+  },
+  {
+    name: 'quantity × unit price out of range',
+    status: 422,
+    code: 'validation',
+    pointer: '/lines/0/unit_price',
+    make: (w) => w.body({ lines: [w.line({ quantity: '9999999999', unit_price: '999999999.00', discount_amount: '0' })] }),
+  },
+  {
+    name: 'a line base amount out of range at the fx rate',
+    status: 422,
+    code: 'validation',
+    pointer: '/lines/0/unit_price',
+    make: (w) => w.body({ currency: 'USD', fx_rate: '1000', lines: [w.line({ quantity: '1', unit_price: '10000000000000.00', discount_amount: '0' })] }),
+  },
+  {
+    name: 'document totals out of range',
+    status: 422,
+    code: 'validation',
+    pointer: '/lines',
+    make: (w) => {
+      const big = w.line({ tax_code_id: w.ref.na.id, quantity: '1', unit_price: '600000000000000.00', discount_amount: '0' });
+      return w.body({ lines: [big, big] });
+    },
+  },
+  {
+    name: 'a document base total out of range',
+    status: 422,
+    code: 'validation',
+    pointer: '/lines',
+    make: (w) => {
+      const big = w.line({ tax_code_id: w.ref.na.id, quantity: '1', unit_price: '150000000000000.00', discount_amount: '0' });
+      return w.body({ currency: 'USD', fx_rate: '4', lines: [big, big] });
     },
   },
   // 422 custom_field_invalid.

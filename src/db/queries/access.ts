@@ -62,3 +62,12 @@ export async function touchApiKey(db: Database, q: { organizationId: string; id:
       ),
     );
 }
+
+/** True when the member (active or not) belongs to the organization. */
+export async function memberExists(db: Database, q: { organizationId: string; id: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.organizationId, q.organizationId), eq(members.id, q.id)));
+  return Boolean(row);
+}

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../client';
 import { analyticAccounts, fileAttachments, receivableDocuments as d, type DocumentKind } from '../schema';
-import { isGroupCompanySql } from './customers';
+import { groupCustomerIdsSql, isGroupCompanySql } from './customers';
 
 /**
  * The receivables list: keyset pagination over (sort key, id), every filter in the same statement.
@@ -86,17 +86,6 @@ function afterCursor(sort: ListSort, order: ListOrder, after: { value: string | 
   return sql`(${keys}) ${op} (${after.value}::${CAST[sort]}, ${after.id}::uuid)`;
 }
 
-/** Customers mapped, as at `today`, to another company of the organization's group: one InitPlan per statement. */
-function groupCustomerIds(organizationId: string, today: string): SQL {
-  return sql`array(
-    select m.customer_id from counterparty_mappings m
-    join company_group_members g_other on g_other.organization_id = m.company_organization_id
-    join company_group_members g_self on g_self.group_id = g_other.group_id and g_self.organization_id = m.organization_id
-    where m.organization_id = ${organizationId}
-      and m.company_organization_id <> m.organization_id
-      and m.valid_from <= ${today}::date and (m.valid_to is null or m.valid_to >= ${today}::date))`;
-}
-
 /** `%`, `_` and the escape character itself are literal in a search term. */
 export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -106,8 +95,8 @@ function filterConditions(q: ListQuery): SQL[] {
   const f = q.filters;
   const out: SQL[] = [sql`${d.organizationId} = ${q.organizationId}`];
   if (f.kind) out.push(sql`${d.kind} = ${f.kind}`);
-  if (f.group === 'only') out.push(sql`${d.customerId} = any(${groupCustomerIds(q.organizationId, q.today)})`);
-  if (f.group === 'none') out.push(sql`${d.customerId} <> all(${groupCustomerIds(q.organizationId, q.today)})`);
+  if (f.group === 'only') out.push(sql`${d.customerId} = any(${groupCustomerIdsSql(q.organizationId, q.today)})`);
+  if (f.group === 'none') out.push(sql`${d.customerId} <> all(${groupCustomerIdsSql(q.organizationId, q.today)})`);
   if (f.projectId) {
     out.push(sql`${d.id} in (
       select l.document_id from receivable_line_shares s

@@ -46,6 +46,15 @@ export async function findDocument(db: Database, q: { organizationId: string; id
   return row ? { ...row.doc, projectCode: row.projectCode, projectName: row.projectName, isGroupTransaction: Boolean(row.isGroupTransaction) } : undefined;
 }
 
+/** Kind and original invoice of a document, unlocked: tells a caller which rows to lock first. */
+export async function findDocumentLink(db: Database, q: { organizationId: string; id: string }) {
+  const [row] = await db
+    .select({ kind: receivableDocuments.kind, originalInvoiceId: receivableDocuments.originalInvoiceId })
+    .from(receivableDocuments)
+    .where(and(eq(receivableDocuments.organizationId, q.organizationId), eq(receivableDocuments.id, q.id)));
+  return row;
+}
+
 /** The header alone, locked for an update in this transaction. */
 export async function lockDocument(db: Database, q: { organizationId: string; id: string }) {
   const [row] = await db

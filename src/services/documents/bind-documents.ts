@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client';
 import { findFilesForBinding, insertAttachments, nextAttachmentOrdinal, type AttachmentRecordType } from '../../db/queries/files';
-import { AppError, validationError } from '../../lib/errors';
+import { AppError, pointerLabel, validationError } from '../../lib/errors';
 import type { Principal } from '../access/principal';
 
 /**
@@ -26,18 +26,18 @@ export async function bindDocuments(
     const pointer = `${q.pointer}/${i}`;
     const file = found.find((f) => f.id === id);
     if (!file) {
-      throw new AppError('document_unknown', { detail: `${pointer.slice(1).replace(/\//g, '.')}: no such document in this organization`, errors: [{ pointer, detail: 'no such document' }] });
+      throw new AppError('document_unknown', { detail: `${pointerLabel(pointer)}: no such document in this organization`, errors: [{ pointer, detail: 'no such document' }] });
     }
     if (file.binding) {
       if (file.binding.recordType === q.recordType && file.binding.recordId === q.recordId) continue;
       throw new AppError('document_bound_elsewhere', {
-        detail: `${pointer.slice(1).replace(/\//g, '.')}: the document already backs another record`,
+        detail: `${pointerLabel(pointer)}: the document already backs another record`,
         errors: [{ pointer, detail: 'is attached to another record' }],
       });
     }
     if (file.uploadedBy !== principal.memberId) {
       throw new AppError('document_not_yours', {
-        detail: `${pointer.slice(1).replace(/\//g, '.')}: the document was uploaded by someone else`,
+        detail: `${pointerLabel(pointer)}: the document was uploaded by someone else`,
         errors: [{ pointer, detail: 'was uploaded by someone else' }],
       });
     }

@@ -13,13 +13,35 @@ import {
 import { findOrganization } from '../../db/queries/organizations';
 import { AppError, validationError } from '../../lib/errors';
 import { checkAmountPlaces, Dec, roundAmount } from '../../lib/money';
-import { balanceOf } from './read-document';
+import type { allocations } from '../../db/schema';
+import { outstanding } from './pricing';
+
+type AllocationRow = typeof allocations.$inferSelect;
+
+/** A reversed allocation and its reversal cancel out; neither counts toward a balance. */
+export const countsTowardBalance = (a: Pick<AllocationRow, 'reversesId' | 'reversedById'>) => !a.reversesId && !a.reversedById;
+
+/**
+ * What is left of a document: an invoice or debit note less the allocations against it, a credit
+ * note less the allocations made from it (DESIGN section 4).
+ */
+export function balanceOf(
+  doc: { id: string; kind: string; grossAmount: string; grossBase: string },
+  rows: readonly AllocationRow[],
+): { outstanding: ReturnType<typeof outstanding>; outstandingBase: ReturnType<typeof outstanding> } {
+  const mine = rows.filter((a) => (doc.kind === 'customer_credit_note' ? a.creditNoteId === doc.id : a.invoiceId === doc.id));
+  const reversed = (a: AllocationRow) => !countsTowardBalance(a);
+  return {
+    outstanding: outstanding(doc.grossAmount, mine.map((a) => ({ amount: a.amount, reversed: reversed(a) }))),
+    outstandingBase: outstanding(doc.grossBase, mine.map((a) => ({ amount: a.baseAmount, reversed: reversed(a) }))),
+  };
+}
 
 /**
  * Receipts and allocations. Recording money and applying it are people's operations, not part of
  * the public interface yet; the demo seed and tests use these. Every write of an allocation
- * refreshes the stored `outstanding` / `outstanding_base` of the documents it touches, so lists
- * read balances from the header.
+ * refreshes the stored `outstanding` / `outstanding_base` of the documents it touches: the one
+ * source of the balance that GET and the list show (document-view.ts).
  */
 
 export async function recordReceipt(

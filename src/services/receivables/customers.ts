@@ -1,11 +1,12 @@
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { findCustomer, type CustomerRow } from '../../db/queries/customers';
+import { isUniqueViolation } from '../../db/errors';
+import { findCustomer, insertCompanyGroup, insertCounterpartyMapping, insertCustomer, type CustomerRow } from '../../db/queries/customers';
 import { findOrganization } from '../../db/queries/organizations';
+import type { PostalAddress } from '../../db/schema';
 import { todayIn } from '../../lib/dates';
-import { companyGroupMembers, companyGroups, counterpartyMappings, customers, type PostalAddress } from '../../db/schema';
-import { AppError, validationError } from '../../lib/errors';
+import { AppError, pointerLabel, validationError } from '../../lib/errors';
 import type { Principal } from '../access/principal';
+import { checkCustomFields } from '../custom-fields';
 
 /** The organization's today, which dated rules (counterparty map, due dates) are decided at. */
 export async function organizationToday(db: Database, organizationId: string, now: Date): Promise<string> {
@@ -67,7 +68,10 @@ export interface CreateCustomerInput {
   customFields?: Record<string, string>;
 }
 
-/** Set-up of a customer (admin, demo, tests); creating customers is not a /v1 operation yet. */
+/**
+ * Set-up of a customer (admin, demo, tests); creating customers is not a /v1 operation yet. A code
+ * already in use in the organization is 409 `conflict`, also when a concurrent request took it first.
+ */
 export async function createCustomer(db: Database, organizationId: string, input: CreateCustomerInput) {
   const terms = input.paymentTermsDays ?? 30;
   if (!Number.isInteger(terms) || terms < 0 || terms > 365) throw validationError('/payment_terms_days', 'must be a whole number from 0 to 365');
@@ -75,11 +79,12 @@ export async function createCustomer(db: Database, organizationId: string, input
   if (!input.legalName.trim()) throw validationError('/legal_name', 'must not be blank');
   const org = await findOrganization(db, { organizationId });
   if (!org) throw new AppError('not_found');
-  const [row] = await db
-    .insert(customers)
-    .values({
+  const code = input.code.trim();
+  let row: Awaited<ReturnType<typeof insertCustomer>>;
+  try {
+    row = await insertCustomer(db, {
       organizationId,
-      code: input.code.trim(),
+      code,
       legalName: input.legalName.trim(),
       partyKind: input.partyKind ?? 'organization',
       currency: input.currency ?? org.baseCurrency,
@@ -94,8 +99,14 @@ export async function createCustomer(db: Database, organizationId: string, input
       sstRegistrationNo: input.sstRegistrationNo ?? null,
       tin: input.tin ?? null,
       customFields: input.customFields ?? {},
-    })
-    .returning();
+    });
+  } catch (e) {
+    // One answer for a code in use, whether found by an earlier request or raced by a concurrent one.
+    if (isUniqueViolation(e, 'customers_org_code')) {
+      throw new AppError('conflict', { detail: `A customer with the code ${code} already exists`, errors: [{ pointer: '/code', detail: 'is already in use' }] });
+    }
+    throw e;
+  }
   if (!row) throw new AppError('internal');
   return row;
 }
@@ -105,12 +116,13 @@ export async function createCustomer(db: Database, organizationId: string, input
  * is 409 `conflict`. A new customer is in no counterparty map yet, so it is not a group company.
  */
 export async function createCustomerFor(db: Database, principal: Principal, input: CreateCustomerInput): Promise<CustomerView> {
-  const code = input.code.trim();
-  const [taken] = await db
-    .select({ id: customers.id })
-    .from(customers)
-    .where(and(eq(customers.organizationId, principal.organizationId), eq(customers.code, code)));
-  if (taken) throw new AppError('conflict', { detail: `A customer with the code ${code} already exists`, errors: [{ pointer: '/code', detail: 'is already in use' }] });
+  const customFieldErrors = await checkCustomFields(db, { organizationId: principal.organizationId, recordType: 'customer', values: input.customFields ?? {} });
+  if (customFieldErrors.length) {
+    throw new AppError('custom_field_invalid', {
+      detail: customFieldErrors.map((e) => `${pointerLabel(e.pointer)}: ${e.detail}`).join('; '),
+      errors: customFieldErrors,
+    });
+  }
   const row = await createCustomer(db, principal.organizationId, input);
   return customerView({ ...row, isGroupCompany: false });
 }
@@ -120,23 +132,18 @@ export async function mapCounterparty(
   db: Database,
   input: { organizationId: string; customerId: string; companyOrganizationId: string; validFrom: string; validTo?: string | null },
 ) {
-  const [row] = await db
-    .insert(counterpartyMappings)
-    .values({
-      organizationId: input.organizationId,
-      customerId: input.customerId,
-      companyOrganizationId: input.companyOrganizationId,
-      validFrom: input.validFrom,
-      validTo: input.validTo ?? null,
-    })
-    .returning();
-  return row;
+  return insertCounterpartyMapping(db, {
+    organizationId: input.organizationId,
+    customerId: input.customerId,
+    companyOrganizationId: input.companyOrganizationId,
+    validFrom: input.validFrom,
+    validTo: input.validTo ?? null,
+  });
 }
 
 /** Puts organizations in one group of companies (consolidation). */
 export async function createCompanyGroup(db: Database, name: string, organizationIds: string[]) {
-  const [group] = await db.insert(companyGroups).values({ name }).returning();
+  const group = await insertCompanyGroup(db, { name, organizationIds });
   if (!group) throw new AppError('internal');
-  await db.insert(companyGroupMembers).values(organizationIds.map((organizationId) => ({ groupId: group.id, organizationId })));
   return group;
 }

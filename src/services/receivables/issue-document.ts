@@ -1,13 +1,13 @@
 import type { Database } from '../../db/client';
+import { memberExists } from '../../db/queries/access';
 import { findCustomer } from '../../db/queries/customers';
 import { findOrganization } from '../../db/queries/organizations';
-import { insertTimelineEntry, lockDocument, nextSequenceValue, updateDocument } from '../../db/queries/receivable-documents';
-import { members } from '../../db/schema';
+import { findDocumentLink, insertTimelineEntry, issuedCreditsAgainst, lockDocument, nextSequenceValue, updateDocument } from '../../db/queries/receivable-documents';
 import type { DocumentKind, FrozenAddress, FrozenBuyer, FrozenSeller } from '../../db/schema';
 import { addDays, todayIn } from '../../lib/dates';
 import { AppError, validationError } from '../../lib/errors';
+import { Dec, formatAmount } from '../../lib/money';
 import { loadWorkflow } from '../workflow/workflows';
-import { and, eq } from 'drizzle-orm';
 
 /**
  * Issuing is a person's decision and not a public operation (contract section 3). This service is
@@ -44,6 +44,11 @@ export interface IssueInput {
  */
 export async function issueDocument(db: Database, input: IssueInput) {
   const { organizationId, documentId, now } = input;
+  // A credit note: the original invoice is locked first, as preparing a credit note and allocating
+  // do (invoice before credit note), so credit notes of one invoice are issued one at a time.
+  const link = await findDocumentLink(db, { organizationId, id: documentId });
+  const original =
+    link?.kind === 'customer_credit_note' && link.originalInvoiceId ? await lockDocument(db, { organizationId, id: link.originalInvoiceId }) : undefined;
   const doc = await lockDocument(db, { organizationId, id: documentId });
   if (!doc) throw new AppError('not_found');
   const def = await loadWorkflow(db, organizationId, 'receivable_document');
@@ -53,11 +58,16 @@ export async function issueDocument(db: Database, input: IssueInput) {
     throw new AppError('sole_owner_reason_required', { detail: 'reason: required for the sole-owner exception', errors: [{ pointer: '/reason', detail: 'must not be blank' }] });
   }
   if (input.reason && input.reason.length > 500) throw validationError('/reason', 'must be at most 500 characters');
-  const [actor] = await db
-    .select({ id: members.id })
-    .from(members)
-    .where(and(eq(members.organizationId, organizationId), eq(members.id, input.actorMemberId)));
-  if (!actor) throw validationError('/actor_member_id', 'no such member in this organization');
+  if (original) {
+    // Re-checked here: drafts prepared side by side each passed the cap against what was issued then.
+    const left = new Dec(original.grossAmount).minus(await issuedCreditsAgainst(db, { organizationId, invoiceId: original.id }));
+    if (new Dec(doc.grossAmount).gt(left)) {
+      throw new AppError('conflict', {
+        detail: `The credit note's gross ${formatAmount(doc.grossAmount, doc.currency)} is more than is left to credit on invoice ${original.reference} (${formatAmount(left, doc.currency)})`,
+      });
+    }
+  }
+  if (!(await memberExists(db, { organizationId, id: input.actorMemberId }))) throw validationError('/actor_member_id', 'no such member in this organization');
 
   const org = await findOrganization(db, { organizationId });
   if (!org) throw new AppError('not_found');

@@ -10,13 +10,13 @@ import {
   type ListSort,
 } from '../../db/queries/receivable-document-list';
 import type { DocumentKind } from '../../db/schema';
-import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/cursor';
+import { decodeCursor, encodeCursor, invalidCursor, type CursorBinding } from '../../lib/cursor';
 import { todayIn } from '../../lib/dates';
 import { AppError, validationError } from '../../lib/errors';
-import { formatAmount, formatRate } from '../../lib/money';
+import { cursorSecret } from '../access/cursor-secret';
 import type { Principal } from '../access/principal';
-import { stateOf } from '../workflow/transitions';
 import { loadWorkflow } from '../workflow/workflows';
+import { documentHeaderView } from './document-view';
 
 export interface ListDocumentsInput {
   kind?: DocumentKind;
@@ -36,18 +36,12 @@ export const DEFAULT_LIMIT = 25;
 /** Up to this many documents in an invoice-date range, reading the range and sorting it beats walking another sort's index. */
 const RANGE_FIRST_CAP = 20_000;
 
-const invalidCursor = () =>
-  new AppError('invalid_request', {
-    detail: 'cursor is not a cursor this service issued (pass next_cursor back unchanged)',
-    errors: [{ pointer: '/query/cursor', detail: 'does not decode or verify' }],
-  });
-
 /**
  * One page of the receivables list (contract 4.3, DESIGN section 9): every document field but
  * lines, allocations, timeline and available transitions, in three statements whatever the page
  * size (organization and workflow, the page, the page's attachments).
  */
-export async function listDocuments(db: Database, principal: Principal, input: ListDocumentsInput, opts: { now: Date; cursorSecret: string }) {
+export async function listDocuments(db: Database, principal: Principal, input: ListDocumentsInput, opts: { now: Date; configuredCursorSecret: string | undefined }) {
   const organizationId = principal.organizationId;
   const sort = input.sort ?? 'created_at';
   const order = input.order ?? 'desc';
@@ -66,9 +60,10 @@ export async function listDocuments(db: Database, principal: Principal, input: L
   };
   // The cursor is bound to everything that decides which rows come in which order; not to limit.
   const binding: CursorBinding = { sort, order, filters: { ...filters } };
+  const secret = await cursorSecret(db, opts.configuredCursorSecret);
   let after: { value: string | null; id: string } | undefined;
   if (input.cursor !== undefined) {
-    after = decodeCursor(opts.cursorSecret, input.cursor, binding);
+    after = decodeCursor(secret, input.cursor, binding);
     const pattern = sort === 'reference' ? undefined : SORT_VALUE_PATTERN[sort];
     const valueOk = pattern ? after.value !== null && pattern.test(after.value) : true;
     if (!valueOk || !/^[0-9a-f-]{36}$/i.test(after.id)) throw invalidCursor();
@@ -88,51 +83,10 @@ export async function listDocuments(db: Database, principal: Principal, input: L
   const page = rows.slice(0, limit);
   const attachments = await findAttachmentIdsOf(db, { organizationId, documentIds: page.map((r) => r.id) });
   const last = page[page.length - 1];
-  const base = org.baseCurrency;
 
   return {
-    documents: page.map((doc) => {
-      const cur = doc.currency;
-      return {
-        id: doc.id,
-        kind: doc.kind,
-        state: doc.state,
-        semantic: stateOf(def, doc.state).semantic,
-        revision: doc.revision,
-        reference: doc.reference,
-        customer_id: doc.customerId,
-        customer_reference: doc.customerReference,
-        currency: cur,
-        fx_rate: formatRate(doc.fxRate),
-        invoice_date: doc.invoiceDate,
-        due_on: doc.dueOn,
-        payment_terms_days: doc.paymentTermsDays,
-        created_at: doc.createdAt.toISOString(),
-        issued_at: doc.issuedAt ? doc.issuedAt.toISOString() : null,
-        prepared_by: doc.preparedBy,
-        reason: doc.reason,
-        original_invoice_id: doc.originalInvoiceId,
-        ...(doc.originalTotal !== null ? { original_total: formatAmount(doc.originalTotal, cur) } : {}),
-        legacy_reference: doc.legacyReference,
-        is_opening: doc.isOpening,
-        is_group_transaction: doc.isGroupTransaction,
-        multiple_projects: doc.multipleProjects,
-        project:
-          doc.projectId && doc.projectCode !== null && doc.projectName !== null ? { id: doc.projectId, code: doc.projectCode, name: doc.projectName } : null,
-        custom_fields: doc.customFields,
-        net_total: formatAmount(doc.netTotal, cur),
-        tax_total: formatAmount(doc.taxTotal, cur),
-        gross_amount: formatAmount(doc.grossAmount, cur),
-        gross_base: formatAmount(doc.grossBase, base),
-        // Kept on the header by every allocation write (services/receivables/allocations.ts).
-        outstanding: formatAmount(doc.outstanding, cur),
-        outstanding_base: formatAmount(doc.outstandingBase, base),
-        buyer: doc.buyer ?? null,
-        seller: doc.seller ?? null,
-        attachment_ids: attachments.get(doc.id) ?? [],
-      };
-    }),
-    next_cursor: rows.length > limit && last ? encodeCursor(opts.cursorSecret, binding, { value: last.sortValue, id: last.id }) : null,
+    documents: page.map((doc) => documentHeaderView(doc, { def, baseCurrency: org.baseCurrency, attachmentIds: attachments.get(doc.id) ?? [] })),
+    next_cursor: rows.length > limit && last ? encodeCursor(secret, binding, { value: last.sortValue, id: last.id }) : null,
   };
 }
 

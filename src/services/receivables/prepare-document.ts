@@ -13,7 +13,7 @@ import {
 import type { DocumentKind } from '../../db/schema';
 import { isClassificationCode, isCurrency, isUnitCode } from '../../lib/code-lists';
 import { addDays, todayIn } from '../../lib/dates';
-import { AppError, type FieldError } from '../../lib/errors';
+import { AppError, pointerLabel, type FieldError } from '../../lib/errors';
 import { checkAmountPlaces, checkRatePlaces, Dec, formatAmount, minorUnits } from '../../lib/money';
 import type { Principal } from '../access/principal';
 import { checkCustomFields } from '../custom-fields';
@@ -75,6 +75,20 @@ const TRADE_LINE_KIND: Record<DocumentKind, 'delivery' | 'sales_return'> = {
 
 const DEFAULT_CLASSIFICATION = '022';
 
+/**
+ * What the columns hold (DESIGN section 4: a value out of range is 422): amounts are numeric(20,4),
+ * rates, quantities and percentages numeric(24,10). The bounds leave a digit of headroom.
+ */
+export const RANGE = {
+  /** Every amount, given or computed (line amounts, totals, base amounts): |amount| < 10^15. */
+  amount: new Dec('1e15'),
+  /** Quantities and fx rates: < 10^13. */
+  rate: new Dec('1e13'),
+} as const;
+const AMOUNT_RANGE_TEXT = 'must be less than 1000000000000000 (10^15)';
+const RATE_RANGE_TEXT = 'must be less than 10000000000000 (10^13)';
+const inAmountRange = (d: Decimal) => d.abs().lt(RANGE.amount);
+
 class Refusals {
   readonly errors: FieldError[] = [];
   add(pointer: string, detail: string) {
@@ -85,7 +99,7 @@ class Refusals {
   }
   throwIfAny() {
     if (!this.errors.length) return;
-    const detail = this.errors.map((e) => `${e.pointer.replace(/^\//, '').replace(/\//g, '.')}: ${e.detail}`).join('; ');
+    const detail = this.errors.map((e) => `${pointerLabel(e.pointer)}: ${e.detail}`).join('; ');
     throw new AppError('validation', { detail, errors: this.errors });
   }
 }
@@ -115,16 +129,19 @@ export async function prepareDocument(db: Database, principal: Principal, input:
   if (!currencyKnown) refusals.add('/currency', 'is not an ISO 4217 currency code');
 
   let fxRate: Decimal = new Dec(1);
-  if (currency === org.baseCurrency) {
+  if (input.fx_rate !== undefined && !checkRatePlaces(input.fx_rate)) {
+    // The places rule holds for every fx_rate, a base-currency document's "1" included.
+    refusals.add('/fx_rate', 'must have at most 10 decimal places');
+  } else if (currency === org.baseCurrency) {
     if (input.fx_rate !== undefined && !new Dec(input.fx_rate).eq(1)) {
       refusals.add('/fx_rate', `must be 1 for a document in the base currency ${org.baseCurrency}`);
     }
   } else if (input.fx_rate === undefined) {
     if (currencyKnown) refusals.add('/fx_rate', `is required when the currency is not the base currency ${org.baseCurrency}`);
-  } else if (!checkRatePlaces(input.fx_rate)) {
-    refusals.add('/fx_rate', 'must have at most 10 decimal places');
   } else if (!new Dec(input.fx_rate).gt(0)) {
     refusals.add('/fx_rate', 'must be greater than 0');
+  } else if (!new Dec(input.fx_rate).lt(RANGE.rate)) {
+    refusals.add('/fx_rate', RATE_RANGE_TEXT);
   } else {
     fxRate = new Dec(input.fx_rate);
   }
@@ -217,13 +234,16 @@ export async function prepareDocument(db: Database, principal: Principal, input:
     const quantity = new Dec(line.quantity);
     if (!checkRatePlaces(line.quantity)) fail('quantity', 'must have at most 10 decimal places');
     else if (!quantity.gt(0)) fail('quantity', 'must be greater than 0');
+    else if (!quantity.lt(RANGE.rate)) fail('quantity', RATE_RANGE_TEXT);
 
     if (amountsOk && !checkAmountPlaces(line.unit_price, currency)) fail('unit_price', `must have at most ${mu} decimal places for ${currency}`);
     else if (new Dec(line.unit_price).isNegative()) fail('unit_price', 'must not be negative');
+    else if (!inAmountRange(new Dec(line.unit_price))) fail('unit_price', AMOUNT_RANGE_TEXT);
 
     const discount = line.discount_amount ?? '0';
     if (amountsOk && !checkAmountPlaces(discount, currency)) fail('discount_amount', `must have at most ${mu} decimal places for ${currency}`);
     else if (new Dec(discount).isNegative()) fail('discount_amount', 'must not be negative');
+    else if (!inAmountRange(new Dec(discount))) fail('discount_amount', AMOUNT_RANGE_TEXT);
 
     const taxCodeId = line.tax_code_id ?? customer?.defaultTaxCodeId ?? undefined;
     const tax = taxRows.find((t) => t.id === taxCodeId);
@@ -289,6 +309,14 @@ export async function prepareDocument(db: Database, principal: Principal, input:
       checked.push(undefined);
       continue;
     }
+    // quantity × unit_price (and its base at fx_rate) must fit the amount columns as well.
+    const p = priced.line;
+    const outOfRange = (['net_amount', 'tax_amount', 'net_base', 'tax_base'] as const).find((k) => !inAmountRange(p[k]));
+    if (outOfRange) {
+      fail('unit_price', `gives a ${outOfRange} of ${p[outOfRange].toFixed()}, out of range: line amounts ${AMOUNT_RANGE_TEXT}`);
+      checked.push(undefined);
+      continue;
+    }
     checked.push({ accountId, classificationCode, tax, priced: priced.line, projectIds, shares });
   }
 
@@ -296,6 +324,10 @@ export async function prepareDocument(db: Database, principal: Principal, input:
   refusals.throwIfAny();
   const good = checked as Checked[];
   const totals = totalsOf(good.map((c) => c.priced));
+  for (const k of ['net_total', 'tax_total', 'gross_amount', 'gross_base'] as const) {
+    if (!inAmountRange(totals[k])) refusals.add('/lines', `the lines give a ${k} of ${totals[k].toFixed()}, out of range: document totals ${AMOUNT_RANGE_TEXT}`);
+  }
+  refusals.throwIfAny();
 
   // A credit note may not credit more than the invoice's gross less the credit notes issued against it.
   if (kind === 'customer_credit_note' && original) {
@@ -313,7 +345,7 @@ export async function prepareDocument(db: Database, principal: Principal, input:
   const customFieldErrors = await checkCustomFields(db, { organizationId, recordType: 'receivable_document', values: customFields });
   if (customFieldErrors.length) {
     throw new AppError('custom_field_invalid', {
-      detail: customFieldErrors.map((e) => `${e.pointer.replace(/^\//, '').replace(/\//g, '.')}: ${e.detail}`).join('; '),
+      detail: customFieldErrors.map((e) => `${pointerLabel(e.pointer)}: ${e.detail}`).join('; '),
       errors: customFieldErrors,
     });
   }

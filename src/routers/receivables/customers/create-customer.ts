@@ -2,10 +2,19 @@ import { z } from 'zod';
 import { createCustomerFor } from '../../../services/receivables/customers';
 import { setCreated, setEtag } from '../../http';
 import { writeProcedure } from '../../procedures';
-import { addressSchema, customFieldsSchema } from '../../schemas';
+import { customFieldsSchema } from '../../schemas';
 import { customerSchema } from './schemas';
 
 const text = (max: number) => z.string().max(max, { message: `must be at most ${max} characters` });
+
+/** The address as sent: unknown keys are refused (400), unlike the output's `Address`, which may grow. */
+const addressInput = z.strictObject({
+  line1: text(200).optional(),
+  line2: text(200).optional(),
+  city: text(100).optional(),
+  postcode: text(20).optional(),
+  state: text(100).optional(),
+});
 
 export const createCustomerInput = z.strictObject({
   code: text(50).min(1, { message: 'must not be blank' }),
@@ -15,7 +24,7 @@ export const createCustomerInput = z.strictObject({
   country_code: z.string().regex(/^[A-Z]{2}$/, { message: 'must be an ISO 3166-1 alpha-2 code' }).optional(),
   // A pipe keeps trpc-to-openapi's coercion away from a body number (STACK-NOTES: the coercion trap).
   payment_terms_days: z.int().pipe(z.int()).optional(),
-  address: addressSchema.optional(),
+  address: addressInput.optional(),
   email: text(254).nullable().optional(),
   phone: text(50).nullable().optional(),
   registration_no: text(50).nullable().optional(),

@@ -1,4 +1,3 @@
-import { cursorSecret } from '../../../services/access/cursor-secret';
 import { listDocuments } from '../../../services/receivables/list-documents';
 import { readProcedure } from '../../procedures';
 import { documentListSchema, listInvoicesInput } from './list-schemas';
@@ -20,7 +19,4 @@ export const listInvoicesProcedure = readProcedure('receivables.invoice.read')
   })
   .input(listInvoicesInput)
   .output(documentListSchema)
-  .query(async ({ ctx, input }) => {
-    const secret = await cursorSecret(ctx.deps.db, ctx.deps.config.CURSOR_SECRET);
-    return listDocuments(ctx.db, ctx.principal, input, { now: ctx.deps.now(), cursorSecret: secret });
-  });
+  .query(({ ctx, input }) => listDocuments(ctx.db, ctx.principal, input, { now: ctx.deps.now(), configuredCursorSecret: ctx.deps.config.CURSOR_SECRET }));
