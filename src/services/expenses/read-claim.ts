@@ -15,7 +15,7 @@ import { findOrganization } from '../../db/queries/organizations';
 import type { CLAIM_LINE_TYPES, DECISION_VIAS, DOCUMENT_BASES, FX_RATE_SOURCES, MaskedPayoutField, REIMBURSEMENT_BASES, SignoffGap } from '../../db/schema';
 import { todayIn } from '../../lib/dates';
 import { AppError } from '../../lib/errors';
-import { formatAmount, formatRate, minorUnits } from '../../lib/money';
+import { formatAmount, formatRate } from '../../lib/money';
 import { hasPermission, type Principal } from '../access/principal';
 import { primaryUnitNameOn } from '../people/org-chart';
 import { stateOf } from '../workflow/transitions';
@@ -176,7 +176,7 @@ export async function claimAnswer(db: Database, principal: Principal, claim: Cla
       supplier_name: l.supplierName,
       shares: sharesOf(l.id).map((s) => ({ analytic_account_id: s.analyticAccountId, percentage: s.percentage })),
     })),
-    { baseCurrency: base, minorUnits, projectNames },
+    { baseCurrency: base, projectNames },
   );
 
   const hashes = [...new Set(documents.map((d) => d.sha256))];
