@@ -49,6 +49,34 @@ export async function findClaim(db: Database, q: { organizationId: string; id: s
 
 export type ClaimRow = NonNullable<Awaited<ReturnType<typeof findClaim>>>;
 
+/** Who reads: the member, and whether their permissions let them read every claim (approvers, payers). */
+export interface ClaimReader {
+  memberId: string;
+  readsAll: boolean;
+}
+
+/**
+ * The one rule of who may read a claim, as a predicate on the `claims` row: the claimant, whoever
+ * reads every claim, and whoever is eligible to sign one of its sign-offs. Reading one claim and
+ * disclosing the references of possible duplicates both use it, so they cannot disagree.
+ */
+function claimReadableBy(reader: ClaimReader) {
+  return reader.readsAll
+    ? sql<boolean>`true`
+    : sql<boolean>`(${claims.claimantMemberId} = ${reader.memberId} or exists (
+        select 1 from claim_signoffs s where s.organization_id = ${claims.organizationId} and s.claim_id = ${claims.id}
+          and ${reader.memberId} = any(s.eligible)))`;
+}
+
+/** The claim when it exists in the organization and the reader may read it (see claimReadableBy). */
+export async function findReadableClaim(db: Database, q: { organizationId: string; id: string; reader: ClaimReader }) {
+  const [row] = await db
+    .select()
+    .from(claims)
+    .where(and(eq(claims.organizationId, q.organizationId), eq(claims.id, q.id), claimReadableBy(q.reader)));
+  return row;
+}
+
 /** Locks the claim row for the rest of the transaction (writes against one claim queue). */
 export async function lockClaim(db: Database, q: { organizationId: string; id: string }) {
   const [row] = await db
@@ -155,14 +183,10 @@ export async function detachLineDocumentRow(db: Database, q: { organizationId: s
  */
 export async function findClaimsSharingDocuments(
   db: Database,
-  q: { organizationId: string; claimId: string; sha256s: string[]; reader: { memberId: string; readsAll: boolean } },
+  q: { organizationId: string; claimId: string; sha256s: string[]; reader: ClaimReader },
 ) {
   if (q.sha256s.length === 0) return [];
-  const mayRead = q.reader.readsAll
-    ? sql<boolean>`true`
-    : sql<boolean>`(${claims.claimantMemberId} = ${q.reader.memberId} or exists (
-        select 1 from claim_signoffs s where s.organization_id = ${claims.organizationId} and s.claim_id = ${claims.id}
-          and ${q.reader.memberId} = any(s.eligible)))`;
+  const mayRead = claimReadableBy(q.reader);
   return db
     .select({
       sha256: files.sha256,
@@ -210,13 +234,4 @@ export async function listClaimSignoffs(db: Database, q: { organizationId: strin
       ),
     )
     .orderBy(asc(claimSignoffs.accountCode), asc(claimSignoffs.analyticAccountId));
-}
-
-export async function isEligibleSigner(db: Database, q: { organizationId: string; claimId: string; memberId: string }) {
-  const rows = await queryRows<{ ok: boolean }>(
-    db,
-    sql`select exists (select 1 from claim_signoffs where organization_id = ${q.organizationId} and claim_id = ${q.claimId}
-        and ${q.memberId} = any(eligible)) as ok`,
-  );
-  return Boolean(rows[0]?.ok);
 }
