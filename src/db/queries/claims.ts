@@ -1,6 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../client';
-import { queryRows } from '../client';
 import {
   analyticAccounts,
   analyticAxes,
@@ -15,23 +14,6 @@ import {
   fileAttachments,
   files,
 } from '../schema';
-
-/**
- * Hands out the next number of the organization's claim sequence for `year`. The upsert takes a
- * row lock held until the surrounding transaction ends, so concurrent filings queue on it: no
- * duplicates, and a rolled-back filing gives its number back (no gaps).
- */
-export async function nextClaimNumber(db: Database, q: { organizationId: string; year: number }): Promise<number> {
-  const rows = await queryRows<{ last_value: number | string }>(
-    db,
-    sql`insert into claim_sequences (organization_id, year, last_value) values (${q.organizationId}, ${q.year}, 1)
-        on conflict (organization_id, year) do update set last_value = claim_sequences.last_value + 1
-        returning last_value`,
-  );
-  const value = rows[0]?.last_value;
-  if (value === undefined) throw new Error('claim sequence returned no row');
-  return Number(value);
-}
 
 export async function insertClaim(db: Database, values: typeof claims.$inferInsert) {
   const [row] = await db.insert(claims).values(values).returning();

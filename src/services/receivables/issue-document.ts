@@ -1,7 +1,8 @@
 import type { Database } from '../../db/client';
 import { findCustomer } from '../../db/queries/customers';
 import { findOrganization } from '../../db/queries/organizations';
-import { insertTimelineEntry, lockDocument, nextSequenceValue, updateDocument } from '../../db/queries/receivable-documents';
+import { insertTimelineEntry, lockDocument, updateDocument } from '../../db/queries/receivable-documents';
+import { nextSequenceValue } from '../../db/queries/sequences';
 import { members } from '../../db/schema';
 import type { DocumentKind, FrozenAddress, FrozenBuyer, FrozenSeller } from '../../db/schema';
 import { addDays, todayIn } from '../../lib/dates';
@@ -66,7 +67,7 @@ export async function issueDocument(db: Database, input: IssueInput) {
   if (!customer) throw new AppError('internal');
 
   const year = today.slice(0, 4);
-  const n = await nextSequenceValue(db, { organizationId, key: `${doc.kind}:${year}` });
+  const n = await nextSequenceValue(db, { organizationId, name: `${doc.kind}:${year}` });
   const reference = `${PREFIX[doc.kind]}-${year}-${String(n).padStart(5, '0')}`;
 
   const buyer: FrozenBuyer = {
