@@ -127,4 +127,13 @@ describe('expense claims in the document', () => {
     // The same formats as the invoices'.
     expect(schemas.ReceivablesDocument.properties.created_at).toMatchObject({ type: 'string', format: 'date-time' });
   });
+  it('POST /expenses/claims says its Location is the canonical URL, read over tRPC until the REST read lands', async () => {
+    const doc = await fetchDoc();
+    const create = doc.paths['/expenses/claims'].post;
+    expect(create.responses['201'].headers).toMatchObject({ Location: expect.any(Object), ETag: expect.any(Object) });
+    expect(create.description).toContain("The Location header is the claim's canonical URL (/v1/expenses/claims/{id})");
+    expect(create.description).toContain('read the claim with the tRPC procedure expenses.claims.get');
+    // Truthful: no REST read is documented at that address yet.
+    expect(doc.paths['/expenses/claims/{id}']).toBeUndefined();
+  });
 });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, max, ne, sql } from 'drizzle-orm';
 import type { Database } from '../client';
 import {
   analyticAccounts,
@@ -95,6 +95,50 @@ export async function listClaimLines(db: Database, q: { organizationId: string; 
 }
 
 export type ClaimLineRow = Awaited<ReturnType<typeof listClaimLines>>[number];
+
+/** The line of the claim, or undefined. */
+export async function findClaimLine(db: Database, q: { organizationId: string; claimId: string; lineId: string }) {
+  const [row] = await db
+    .select()
+    .from(claimLines)
+    .where(and(eq(claimLines.organizationId, q.organizationId), eq(claimLines.claimId, q.claimId), eq(claimLines.id, q.lineId)));
+  return row;
+}
+
+/** The number the next line of the claim gets (1 for the first); call with the claim locked. */
+export async function nextClaimLineNo(db: Database, q: { organizationId: string; claimId: string }): Promise<number> {
+  const [row] = await db
+    .select({ n: max(claimLines.lineNo) })
+    .from(claimLines)
+    .where(and(eq(claimLines.organizationId, q.organizationId), eq(claimLines.claimId, q.claimId)));
+  return Number(row?.n ?? 0) + 1;
+}
+
+export async function insertClaimLine(db: Database, values: typeof claimLines.$inferInsert) {
+  const [row] = await db.insert(claimLines).values(values).returning();
+  if (!row) throw new Error('claim line insert returned no row');
+  return row;
+}
+
+export async function insertLineShares(
+  db: Database,
+  q: { organizationId: string; lineId: string; shares: { analyticAccountId: string; percentage: string }[] },
+) {
+  if (q.shares.length === 0) return;
+  await db
+    .insert(claimLineShares)
+    .values(q.shares.map((s) => ({ organizationId: q.organizationId, lineId: q.lineId, analyticAccountId: s.analyticAccountId, percentage: s.percentage })));
+}
+
+/** Marks the line withdrawn; false when the claim has no such line. */
+export async function withdrawClaimLineRow(db: Database, q: { organizationId: string; claimId: string; lineId: string }): Promise<boolean> {
+  const rows = await db
+    .update(claimLines)
+    .set({ withdrawn: true })
+    .where(and(eq(claimLines.organizationId, q.organizationId), eq(claimLines.claimId, q.claimId), eq(claimLines.id, q.lineId)))
+    .returning({ id: claimLines.id });
+  return rows.length > 0;
+}
 
 export async function listLineShares(db: Database, q: { organizationId: string; lineIds: string[] }) {
   if (q.lineIds.length === 0) return [];
@@ -193,6 +237,12 @@ export async function listClaimDecisions(db: Database, q: { organizationId: stri
     .from(claimDecisions)
     .where(and(eq(claimDecisions.organizationId, q.organizationId), eq(claimDecisions.claimId, q.claimId)))
     .orderBy(asc(claimDecisions.seq));
+}
+
+export async function insertClaimSettlement(db: Database, values: typeof claimSettlements.$inferInsert) {
+  const [row] = await db.insert(claimSettlements).values(values).returning();
+  if (!row) throw new Error('claim settlement insert returned no row');
+  return row;
 }
 
 /** Settlements of the claim, newest first. */
