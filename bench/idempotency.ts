@@ -7,7 +7,7 @@
  *   DATABASE_URL=postgres://... npx tsx bench/idempotency.ts
  *   N=1000 CONCURRENCY=8 npx tsx bench/idempotency.ts
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config';
@@ -32,7 +32,9 @@ async function main() {
   const url = process.env.DATABASE_URL;
   const handle = await openDatabase(url ? { url, poolSize: Math.max(10, CONCURRENCY + 2) } : { dataDir: 'memory://' });
   await handle.migrate();
-  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv);
+  // Required with DATABASE_URL; the benchmark writes no payout channels, so a throwaway key will do.
+  const payoutKey = process.env.PAYOUT_ENCRYPTION_KEY ?? randomBytes(32).toString('hex');
+  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', PAYOUT_ENCRYPTION_KEY: payoutKey } as NodeJS.ProcessEnv);
   const deps: AppDeps = {
     db: handle.db,
     dbKind: handle.kind,

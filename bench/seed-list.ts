@@ -142,7 +142,7 @@ export async function seedListOrganization(
       select ${organizationId}::uuid, document_id, 'receipt', receipt_id, 'MYR', amount, amount, received_on, ${owner.id}::uuid from bench_receipts`);
     step('receipts and allocations');
     await run(sql`
-      insert into number_sequences (organization_id, key, last_value)
+      insert into sequences (organization_id, name, last_value)
       values (${organizationId}::uuid, 'sales_invoice:2025', ${n}), (${organizationId}::uuid, 'customer_debit_note:2025', ${n}), (${organizationId}::uuid, 'customer_credit_note:2025', ${n})
       on conflict do nothing`);
     for (const i of indexes) {

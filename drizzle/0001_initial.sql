@@ -201,13 +201,6 @@ CREATE TABLE "allocations" (
 	CONSTRAINT "allocations_organization_id_id_pk" PRIMARY KEY("organization_id","id")
 );
 --> statement-breakpoint
-CREATE TABLE "number_sequences" (
-	"organization_id" uuid NOT NULL,
-	"key" text NOT NULL,
-	"last_value" integer DEFAULT 0 NOT NULL,
-	CONSTRAINT "number_sequences_organization_id_key_pk" PRIMARY KEY("organization_id","key")
-);
---> statement-breakpoint
 CREATE TABLE "receipts" (
 	"organization_id" uuid NOT NULL,
 	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -451,13 +444,6 @@ CREATE TABLE "claim_lines" (
 	CONSTRAINT "claim_lines_organization_id_id_pk" PRIMARY KEY("organization_id","id")
 );
 --> statement-breakpoint
-CREATE TABLE "claim_sequences" (
-	"organization_id" uuid NOT NULL,
-	"year" integer NOT NULL,
-	"last_value" integer NOT NULL,
-	CONSTRAINT "claim_sequences_organization_id_year_pk" PRIMARY KEY("organization_id","year")
-);
---> statement-breakpoint
 CREATE TABLE "claim_settlements" (
 	"organization_id" uuid NOT NULL,
 	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -588,6 +574,13 @@ CREATE TABLE "server_secrets" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "sequences" (
+	"organization_id" uuid NOT NULL,
+	"name" text NOT NULL,
+	"last_value" integer NOT NULL,
+	CONSTRAINT "sequences_organization_id_name_pk" PRIMARY KEY("organization_id","name")
+);
+--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_organization_id_owner_member_id_members_organization_id_id_fk" FOREIGN KEY ("organization_id","owner_member_id") REFERENCES "public"."members"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "company_group_members" ADD CONSTRAINT "company_group_members_group_id_company_groups_id_fk" FOREIGN KEY ("group_id") REFERENCES "public"."company_groups"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "company_group_members" ADD CONSTRAINT "company_group_members_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -612,7 +605,6 @@ ALTER TABLE "allocations" ADD CONSTRAINT "allocations_organization_id_receipt_id
 ALTER TABLE "allocations" ADD CONSTRAINT "allocations_organization_id_created_by_members_organization_id_id_fk" FOREIGN KEY ("organization_id","created_by") REFERENCES "public"."members"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "allocations" ADD CONSTRAINT "allocations_organization_id_reverses_id_allocations_organization_id_id_fk" FOREIGN KEY ("organization_id","reverses_id") REFERENCES "public"."allocations"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "allocations" ADD CONSTRAINT "allocations_organization_id_reversed_by_id_allocations_organization_id_id_fk" FOREIGN KEY ("organization_id","reversed_by_id") REFERENCES "public"."allocations"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "number_sequences" ADD CONSTRAINT "number_sequences_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "receipts" ADD CONSTRAINT "receipts_organization_id_customer_id_customers_organization_id_id_fk" FOREIGN KEY ("organization_id","customer_id") REFERENCES "public"."customers"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "receipts" ADD CONSTRAINT "receipts_organization_id_created_by_members_organization_id_id_fk" FOREIGN KEY ("organization_id","created_by") REFERENCES "public"."members"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "receivable_document_lines" ADD CONSTRAINT "receivable_document_lines_organization_id_document_id_receivable_documents_organization_id_id_fk" FOREIGN KEY ("organization_id","document_id") REFERENCES "public"."receivable_documents"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -652,7 +644,6 @@ ALTER TABLE "claim_line_shares" ADD CONSTRAINT "claim_line_shares_organization_i
 ALTER TABLE "claim_lines" ADD CONSTRAINT "claim_lines_organization_id_claim_id_claims_organization_id_id_fk" FOREIGN KEY ("organization_id","claim_id") REFERENCES "public"."claims"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_lines" ADD CONSTRAINT "claim_lines_organization_id_category_id_expense_categories_organization_id_id_fk" FOREIGN KEY ("organization_id","category_id") REFERENCES "public"."expense_categories"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_lines" ADD CONSTRAINT "claim_lines_organization_id_tax_code_id_tax_codes_organization_id_id_fk" FOREIGN KEY ("organization_id","tax_code_id") REFERENCES "public"."tax_codes"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "claim_sequences" ADD CONSTRAINT "claim_sequences_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_settlements" ADD CONSTRAINT "claim_settlements_organization_id_claim_id_claims_organization_id_id_fk" FOREIGN KEY ("organization_id","claim_id") REFERENCES "public"."claims"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_settlements" ADD CONSTRAINT "claim_settlements_organization_id_channel_id_payout_channels_organization_id_id_fk" FOREIGN KEY ("organization_id","channel_id") REFERENCES "public"."payout_channels"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "claim_settlements" ADD CONSTRAINT "claim_settlements_organization_id_settled_by_members_organization_id_id_fk" FOREIGN KEY ("organization_id","settled_by") REFERENCES "public"."members"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -670,6 +661,7 @@ ALTER TABLE "mileage_rates" ADD CONSTRAINT "mileage_rates_organization_id_organi
 ALTER TABLE "per_diem_rate_bands" ADD CONSTRAINT "per_diem_rate_bands_organization_id_rate_id_per_diem_rates_organization_id_id_fk" FOREIGN KEY ("organization_id","rate_id") REFERENCES "public"."per_diem_rates"("organization_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "per_diem_rates" ADD CONSTRAINT "per_diem_rates_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "idempotency_keys" ADD CONSTRAINT "idempotency_keys_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sequences" ADD CONSTRAINT "sequences_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "api_keys_id_key" ON "api_keys" USING btree ("id");--> statement-breakpoint
 CREATE UNIQUE INDEX "members_id_key" ON "members" USING btree ("id");--> statement-breakpoint
 CREATE UNIQUE INDEX "roles_org_key" ON "roles" USING btree ("organization_id","key");--> statement-breakpoint

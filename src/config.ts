@@ -29,8 +29,8 @@ const schema = z.object({
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(900),
   /**
    * AES-256 key (64 hex digits or base64 of 32 bytes) encrypting payout channel fields at rest.
-   * When unset, a development key derived from DATA_DIR is used (fine for the embedded database,
-   * never for production: main.ts warns when DATABASE_URL is set without it).
+   * Required with DATABASE_URL (start-up fails without it). Only the embedded database may do
+   * without: a development key derived from DATA_DIR is used then.
    */
   PAYOUT_ENCRYPTION_KEY: z
     .string()
@@ -40,9 +40,20 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema>;
 
+const MISSING_PAYOUT_KEY =
+  'is required when DATABASE_URL is set: payout account numbers are encrypted under it ' +
+  '(generate one with `openssl rand -hex 32`); only the embedded database may use the derived development key';
+
+/** A PostgreSQL deployment is a real one: its payout fields are never encrypted under a key anyone can derive. */
+const withRules = schema.superRefine((c, ctx) => {
+  if (c.DATABASE_URL && !c.PAYOUT_ENCRYPTION_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['PAYOUT_ENCRYPTION_KEY'], message: MISSING_PAYOUT_KEY });
+  }
+});
+
 /** Parses the environment once; a bad value stops start-up with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = withRules.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
@@ -50,11 +61,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return parsed.data;
 }
 
-/** The key payout channel fields are encrypted under (see PAYOUT_ENCRYPTION_KEY). */
-export function payoutEncryptionKey(config: Pick<Config, 'PAYOUT_ENCRYPTION_KEY' | 'DATA_DIR'>): Buffer {
+/**
+ * The key payout channel fields are encrypted under (see PAYOUT_ENCRYPTION_KEY): the configured one,
+ * or on the embedded database only, a development key derived from DATA_DIR.
+ */
+export function payoutEncryptionKey(config: Pick<Config, 'PAYOUT_ENCRYPTION_KEY' | 'DATA_DIR' | 'DATABASE_URL'>): Buffer {
   if (config.PAYOUT_ENCRYPTION_KEY) {
     const key = parseKey(config.PAYOUT_ENCRYPTION_KEY);
     if (key) return key;
+    throw new Error('PAYOUT_ENCRYPTION_KEY: must be 32 bytes written as 64 hex digits or base64');
   }
+  if (config.DATABASE_URL) throw new Error(`PAYOUT_ENCRYPTION_KEY ${MISSING_PAYOUT_KEY}`);
   return derivedDevelopmentKey(config.DATA_DIR);
 }

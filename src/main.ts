@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { loadConfig } from './config';
+import { loadConfig, payoutEncryptionKey } from './config';
 import { openDatabase } from './db/client';
 import type { AppDeps } from './deps';
 import { isDatabaseEmpty } from './db/queries/bootstrap';
@@ -14,9 +14,6 @@ async function main() {
   const log = pino({ level: config.LOG_LEVEL });
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE });
   await handle.migrate();
-  if (config.DATABASE_URL && !config.PAYOUT_ENCRYPTION_KEY) {
-    log.warn('PAYOUT_ENCRYPTION_KEY is not set: payout channel fields are encrypted under a development key; set it in production');
-  }
   const deps: AppDeps = {
     db: handle.db,
     dbKind: handle.kind,
@@ -30,7 +27,7 @@ async function main() {
   let demoKey: string | undefined;
   let demoCustomer: string | undefined;
   if (config.SEED_DEMO === 'true' && (await isDatabaseEmpty(handle.db))) {
-    const demo = await handle.db.transaction((tx) => seedDemo(tx as never, new Date()));
+    const demo = await handle.db.transaction((tx) => seedDemo(tx as never, new Date(), { payoutKey: payoutEncryptionKey(config) }));
     const org = demo.organizations[0];
     demoKey = org?.members.find((m) => m.role === 'owner')?.api_key;
     demoCustomer = org?.customers[0]?.id;

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
+import { loadConfig, payoutEncryptionKey } from '../config';
 import { openDatabase, type Database } from '../db/client';
 import { AppError } from '../lib/errors';
 import { addMember, createApiKey, createOrganization, createSession, revokeApiKey, revokeSession } from '../services/access/admin';
@@ -28,7 +28,7 @@ function need(values: Values, name: string): string {
 
 const list = (v: string | boolean | undefined) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
 
-async function run(db: Database, words: string[], values: Values): Promise<unknown> {
+async function run(db: Database, words: string[], values: Values, payoutKey: Buffer): Promise<unknown> {
   const now = new Date();
   const command = words.slice(0, 2).join(' ');
   switch (words[0] === 'demo' ? 'demo' : command) {
@@ -72,7 +72,7 @@ async function run(db: Database, words: string[], values: Values): Promise<unkno
       await revokeSession(db, { organizationId: need(values, 'org'), id: need(values, 'id'), now });
       return { revoked: true };
     case 'demo':
-      return db.transaction((tx) => seedDemo(tx as unknown as Database, now));
+      return db.transaction((tx) => seedDemo(tx as unknown as Database, now, { payoutKey }));
     default:
       throw new Error(USAGE);
   }
@@ -111,7 +111,7 @@ async function main() {
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
   try {
     await handle.migrate();
-    const result = await run(handle.db, positionals, values);
+    const result = await run(handle.db, positionals, values, payoutEncryptionKey(config));
     process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatHuman(result)}\n`);
   } finally {
     await handle.close();

@@ -1,13 +1,14 @@
-import { payoutEncryptionKey } from '../../src/config';
+import { parseKey } from '../../src/lib/secret-box';
 import type { Database } from '../../src/db/client';
 import { findProjectAxis } from '../../src/db/queries/reference-data';
 import { uploadDocument } from '../../src/services/documents/upload-document';
 import { createPayoutChannel } from '../../src/services/expenses/payout-channels';
 import { createClaimGroup, createExpenseCategory, createMileageRate, createPerDiemRate } from '../../src/services/expenses/reference-data';
 import { createAnalyticAccount, createAnalyticAxis, createTaxCode } from '../../src/services/receivables/reference-data';
+import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
 
-/** The key tests encrypt payout channels under (the development key of an in-memory database). */
-export const TEST_PAYOUT_KEY = payoutEncryptionKey({ DATA_DIR: 'memory://', PAYOUT_ENCRYPTION_KEY: undefined });
+/** The key tests encrypt payout channels under: the test app's PAYOUT_ENCRYPTION_KEY. */
+export const TEST_PAYOUT_KEY = parseKey(TEST_PAYOUT_ENCRYPTION_KEY)!;
 
 let counter = 0;
 

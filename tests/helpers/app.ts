@@ -7,6 +7,7 @@ import { openDatabase, type Database, type DatabaseHandle } from '../../src/db/c
 import type { AppDeps } from '../../src/deps';
 import { buildServer } from '../../src/server';
 import { createRateLimits } from '../../src/services/rate-limit/limits';
+import { TEST_PAYOUT_ENCRYPTION_KEY } from './keys';
 import '../../src/services/register';
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -30,7 +31,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   let fixed: Date | undefined;
   // Failed-authentication counting per address is shared by every test on 127.0.0.1; tests of that
   // limit set their own value and addresses.
-  const config = loadConfig({ RATE_LIMIT_AUTH_FAILURES: '1000000', ...env, DATABASE_URL: url, LOG_LEVEL: 'silent', CURSOR_SECRET: 'test-cursor-secret-0123456789' } as NodeJS.ProcessEnv);
+  const config = loadConfig({
+    RATE_LIMIT_AUTH_FAILURES: '1000000',
+    PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY,
+    ...env,
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    CURSOR_SECRET: 'test-cursor-secret-0123456789',
+  } as NodeJS.ProcessEnv);
   const deps: AppDeps = {
     db: handle.db,
     dbKind: handle.kind,

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { TEST_PAYOUT_ENCRYPTION_KEY } from './keys';
 
 export interface ServerProcess {
   url: string;
@@ -40,6 +41,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       IDEMPOTENCY_PURGE_INTERVAL_SECONDS: '0',
       // Other tests fail keys from 127.0.0.1 into the shared per-address counter.
       RATE_LIMIT_AUTH_FAILURES: '1000000',
+      // Required with DATABASE_URL; the test data is encrypted under the same key the test app uses.
+      PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
-import { claims, claimSequences } from '../../src/db/schema';
+import { claims, sequences } from '../../src/db/schema';
 import { createApiKey } from '../../src/services/access/admin';
 import { deactivatePayoutChannel } from '../../src/services/expenses/payout-channels';
 import { createClaimGroup, retireClaimGroup } from '../../src/services/expenses/reference-data';
@@ -301,10 +301,10 @@ describe('POST /v1/expenses/claims', () => {
       } finally {
         t.setNow(undefined);
       }
-      const rows = await t.db.select().from(claimSequences).where(eq(claimSequences.organizationId, org.id));
-      expect(rows.map((r) => [r.year, r.lastValue]).sort()).toEqual([
-        [2026, 1],
-        [2027, 2],
+      const rows = await t.db.select().from(sequences).where(eq(sequences.organizationId, org.id));
+      expect(rows.map((r) => [r.name, r.lastValue]).sort()).toEqual([
+        ['claim:2026', 1],
+        ['claim:2027', 2],
       ]);
     });
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { payoutEncryptionKey } from '../../src/config';
 import { seedDemo } from '../../src/services/demo/seed-demo';
 import { useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
@@ -8,7 +9,7 @@ const { get } = httpHelpers(t);
 
 describe('demo data set: receivables', () => {
   it('gives every organization reference data and documents whose every field has a real example', async () => {
-    const data = await seedDemo(t.db, new Date());
+    const data = await seedDemo(t.db, new Date(), { payoutKey: payoutEncryptionKey(t.deps.config) });
     const [acme, borneo, solo] = data.organizations as any[];
     for (const org of [acme, borneo, solo]) {
       expect(org.tax_codes.map((c: any) => [c.code, c.rate, c.tax_type])).toEqual([

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { payoutEncryptionKey } from '../../src/config';
 import { seedDemo } from '../../src/services/demo/seed-demo';
 import { useTestApp } from '../helpers/app';
 import { expectProblem } from '../helpers/problem';
@@ -7,7 +8,7 @@ const t = useTestApp();
 
 describe('the demo data set', () => {
   it('seeds organizations, members of each role with working credentials, and customers', async () => {
-    const demo = await seedDemo(t.db, new Date());
+    const demo = await seedDemo(t.db, new Date(), { payoutKey: payoutEncryptionKey(t.deps.config) });
     expect(demo.organizations.map((o) => o.name)).toEqual(['Acme Trading Sdn Bhd', 'Borneo Logistics Sdn Bhd', 'Siti Consulting']);
     const [acme, borneo, solo] = demo.organizations as [typeof demo.organizations[0], typeof demo.organizations[0], typeof demo.organizations[0]];
     expect(new Set(acme.members.map((m) => m.role))).toEqual(new Set(['owner', 'accountant', 'clerk', 'employee', 'viewer']));
@@ -34,7 +35,7 @@ describe('the demo data set', () => {
       'not_found',
     );
     // A second run adds a fresh set beside the first.
-    const again = await seedDemo(t.db, new Date());
+    const again = await seedDemo(t.db, new Date(), { payoutKey: payoutEncryptionKey(t.deps.config) });
     expect(again.organizations[0]!.id).not.toBe(acme.id);
   });
 });

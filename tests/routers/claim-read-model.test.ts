@@ -313,6 +313,47 @@ describe('possible_duplicate across claims in different states', () => {
   });
 });
 
+describe('who may read a claim: one rule for the read and for duplicate references', () => {
+  it('a claim is readable by exactly the callers it is disclosed to as a possible duplicate', async () => {
+    const { org, employee, accountant, colleague, ref, client } = await setup();
+    const outsider = await createTestMember(t.db, org.id, { role: 'employee', name: 'Eng' });
+    const now = new Date();
+    const scan = `shared scan ${randomUUID()}`;
+    const claimWithScan = async (member: { id: string; apiKey: string }, title: string, shares: { analyticAccountId: string; percentage: string }[] = []) => {
+      const filed = await client(member.apiKey).expenses.claims.create({ title });
+      const file = await uploadClaimDocument(t.db, org.id, member.id, scan);
+      await addClaimLine(t.db, { organizationId: org.id, claimId: filed.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Lunch', amount: '20', shares, documentIds: [file.id] });
+      return filed.claim;
+    };
+    // The colleague's submitted claim; the employee is eligible to sign its sign-off.
+    const target = await claimWithScan(colleague, 'Target', [{ analyticAccountId: ref.zeta.id, percentage: '100' }]);
+    await recordClaimDecision(t.db, { organizationId: org.id, claimId: target.id, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now });
+    await openClaimSignoffs(t.db, { organizationId: org.id, claimId: target.id, state: 'submitted', eligible: () => [employee.id] });
+
+    // Each reader looks at a draft claim of their own with the same scan (the accountant at the employee's).
+    const employeeClaim = await claimWithScan(employee, 'Employee');
+    const viewpoints = [
+      { who: 'claimant', reader: colleague, own: await claimWithScan(colleague, 'Colleague again'), readable: true },
+      { who: 'eligible signer', reader: employee, own: employeeClaim, readable: true },
+      { who: 'approver', reader: accountant, own: employeeClaim, readable: true },
+      { who: 'other employee', reader: outsider, own: await claimWithScan(outsider, 'Outsider'), readable: false },
+    ];
+    for (const v of viewpoints) {
+      const line = (await client(v.reader.apiKey).expenses.claims.get({ id: v.own.id })).lines[0]!;
+      expect(line.possible_duplicate, v.who).toBe(true);
+      const disclosed = line.duplicate_claim_references.includes(target.reference);
+      const read = await client(v.reader.apiKey)
+        .expenses.claims.get({ id: target.id })
+        .then(() => true)
+        .catch((err: { code?: string }) => {
+          expect(err.code, v.who).toBe('NOT_FOUND');
+          return false;
+        });
+      expect({ who: v.who, read, disclosed }).toEqual({ who: v.who, read: v.readable, disclosed: v.readable });
+    }
+  });
+});
+
 describe('claim lines use the shared documents, tax codes and analytic accounts', () => {
   const lineCount = async (organizationId: string, claimId: string) =>
     (await t.db.select({ id: claimLines.id }).from(claimLines).where(and(eq(claimLines.organizationId, organizationId), eq(claimLines.claimId, claimId)))).length;

@@ -1,13 +1,18 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
+import { payoutEncryptionKey } from '../../src/config';
+import { payoutChannels } from '../../src/db/schema';
+import { derivedDevelopmentKey, open, parseKey } from '../../src/lib/secret-box';
 import { seedDemo } from '../../src/services/demo/seed-demo';
 import { useTestApp } from '../helpers/app';
+import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
 
 const t = useTestApp();
 
 describe('the demo data set has claims exercising every derived field', () => {
   it('seeds reference data and example claims in every organization, readable through expenses.claims.get', async () => {
-    const demo = await seedDemo(t.db, new Date());
+    const demo = await seedDemo(t.db, new Date(), { payoutKey: payoutEncryptionKey(t.deps.config) });
     const acme = demo.organizations[0]!;
     const owner = acme.members.find((m) => m.role === 'owner')!;
     expect(acme.claim_groups).toEqual([expect.objectContaining({ retired: false }), expect.objectContaining({ retired: true })]);
@@ -41,5 +46,19 @@ describe('the demo data set has claims exercising every derived field', () => {
 
     // The sole-owner organization and the second organization get their claims too.
     for (const org of demo.organizations.slice(1)) expect((org.claims as unknown[]).length).toBe(4);
+  });
+});
+
+describe('the demo payout channels', () => {
+  it('are encrypted under the configured PAYOUT_ENCRYPTION_KEY, not a derived development key', async () => {
+    const demo = await seedDemo(t.db, new Date(), { payoutKey: payoutEncryptionKey(t.deps.config) });
+    const acme = demo.organizations[0]!;
+    const rows = await t.db.select().from(payoutChannels).where(eq(payoutChannels.organizationId, acme.id));
+    expect(rows.length).toBeGreaterThan(1);
+    const configured = parseKey(TEST_PAYOUT_ENCRYPTION_KEY)!;
+    for (const row of rows) {
+      expect(Object.keys(JSON.parse(open(configured, row.fieldsCiphertext, acme.id))).length).toBeGreaterThan(0);
+      expect(() => open(derivedDevelopmentKey(t.deps.config.DATA_DIR), row.fieldsCiphertext, acme.id)).toThrow();
+    }
   });
 });

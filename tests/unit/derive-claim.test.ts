@@ -7,23 +7,14 @@ import {
   type OtherClaimHashRow,
 } from '../../src/services/expenses/derive-claim';
 
-const MINOR_UNITS: Record<string, number> = { MYR: 2, SGD: 2, USD: 2, JPY: 0, BHD: 3 };
-
 const projectNames = new Map<string, string>([
   ['acc-proj-zeta', 'Zeta Tower'],
   ['acc-proj-alpha', 'Alpha Bridge'],
   ['acc-proj-mid', 'Mid Valley'],
 ]);
 
-const ctx: DeriveClaimContext = {
-  baseCurrency: 'MYR',
-  minorUnits: (c) => {
-    const u = MINOR_UNITS[c];
-    if (u === undefined) throw new Error(`unknown currency ${c}`);
-    return u;
-  },
-  projectNames,
-};
+// Amounts are formatted with lib/money: the currency's ISO 4217 minor units (MYR 2, JPY 0, BHD 3).
+const ctx: DeriveClaimContext = { baseCurrency: 'MYR', projectNames };
 
 let counter = 0;
 function line(overrides: Partial<ClaimLineInput> & { line_no: number }): ClaimLineInput {

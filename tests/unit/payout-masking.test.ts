@@ -49,6 +49,16 @@ describe('AES-256-GCM sealing', () => {
     // Without it, a development key derived from the embedded database folder.
     expect(payoutEncryptionKey(loadConfig({ DATA_DIR: './a' } as NodeJS.ProcessEnv))).toEqual(derivedDevelopmentKey('./a'));
   });
+  it('is required on PostgreSQL: DATABASE_URL without PAYOUT_ENCRYPTION_KEY stops start-up, never falls back to the derived key', () => {
+    const url = 'postgres://app@db.example:5432/finance';
+    expect(() => loadConfig({ DATABASE_URL: url } as NodeJS.ProcessEnv)).toThrow(
+      /PAYOUT_ENCRYPTION_KEY: is required when DATABASE_URL is set/,
+    );
+    const hex = 'cd'.repeat(32);
+    expect(payoutEncryptionKey(loadConfig({ DATABASE_URL: url, PAYOUT_ENCRYPTION_KEY: hex } as NodeJS.ProcessEnv)).toString('hex')).toBe(hex);
+    // Even a configuration built by hand never gets the derived key on PostgreSQL.
+    expect(() => payoutEncryptionKey({ DATABASE_URL: url, DATA_DIR: './.data', PAYOUT_ENCRYPTION_KEY: undefined })).toThrow(/PAYOUT_ENCRYPTION_KEY/);
+  });
 });
 
 describe('claim references', () => {

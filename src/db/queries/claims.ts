@@ -1,6 +1,5 @@
-import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, max, ne, sql } from 'drizzle-orm';
 import type { Database } from '../client';
-import { queryRows } from '../client';
 import {
   analyticAccounts,
   analyticAxes,
@@ -15,23 +14,6 @@ import {
   fileAttachments,
   files,
 } from '../schema';
-
-/**
- * Hands out the next number of the organization's claim sequence for `year`. The upsert takes a
- * row lock held until the surrounding transaction ends, so concurrent filings queue on it: no
- * duplicates, and a rolled-back filing gives its number back (no gaps).
- */
-export async function nextClaimNumber(db: Database, q: { organizationId: string; year: number }): Promise<number> {
-  const rows = await queryRows<{ last_value: number | string }>(
-    db,
-    sql`insert into claim_sequences (organization_id, year, last_value) values (${q.organizationId}, ${q.year}, 1)
-        on conflict (organization_id, year) do update set last_value = claim_sequences.last_value + 1
-        returning last_value`,
-  );
-  const value = rows[0]?.last_value;
-  if (value === undefined) throw new Error('claim sequence returned no row');
-  return Number(value);
-}
 
 export async function insertClaim(db: Database, values: typeof claims.$inferInsert) {
   const [row] = await db.insert(claims).values(values).returning();
@@ -48,6 +30,34 @@ export async function findClaim(db: Database, q: { organizationId: string; id: s
 }
 
 export type ClaimRow = NonNullable<Awaited<ReturnType<typeof findClaim>>>;
+
+/** Who reads: the member, and whether their permissions let them read every claim (approvers, payers). */
+export interface ClaimReader {
+  memberId: string;
+  readsAll: boolean;
+}
+
+/**
+ * The one rule of who may read a claim, as a predicate on the `claims` row: the claimant, whoever
+ * reads every claim, and whoever is eligible to sign one of its sign-offs. Reading one claim and
+ * disclosing the references of possible duplicates both use it, so they cannot disagree.
+ */
+function claimReadableBy(reader: ClaimReader) {
+  return reader.readsAll
+    ? sql<boolean>`true`
+    : sql<boolean>`(${claims.claimantMemberId} = ${reader.memberId} or exists (
+        select 1 from claim_signoffs s where s.organization_id = ${claims.organizationId} and s.claim_id = ${claims.id}
+          and ${reader.memberId} = any(s.eligible)))`;
+}
+
+/** The claim when it exists in the organization and the reader may read it (see claimReadableBy). */
+export async function findReadableClaim(db: Database, q: { organizationId: string; id: string; reader: ClaimReader }) {
+  const [row] = await db
+    .select()
+    .from(claims)
+    .where(and(eq(claims.organizationId, q.organizationId), eq(claims.id, q.id), claimReadableBy(q.reader)));
+  return row;
+}
 
 /** Locks the claim row for the rest of the transaction (writes against one claim queue). */
 export async function lockClaim(db: Database, q: { organizationId: string; id: string }) {
@@ -85,6 +95,50 @@ export async function listClaimLines(db: Database, q: { organizationId: string; 
 }
 
 export type ClaimLineRow = Awaited<ReturnType<typeof listClaimLines>>[number];
+
+/** The line of the claim, or undefined. */
+export async function findClaimLine(db: Database, q: { organizationId: string; claimId: string; lineId: string }) {
+  const [row] = await db
+    .select()
+    .from(claimLines)
+    .where(and(eq(claimLines.organizationId, q.organizationId), eq(claimLines.claimId, q.claimId), eq(claimLines.id, q.lineId)));
+  return row;
+}
+
+/** The number the next line of the claim gets (1 for the first); call with the claim locked. */
+export async function nextClaimLineNo(db: Database, q: { organizationId: string; claimId: string }): Promise<number> {
+  const [row] = await db
+    .select({ n: max(claimLines.lineNo) })
+    .from(claimLines)
+    .where(and(eq(claimLines.organizationId, q.organizationId), eq(claimLines.claimId, q.claimId)));
+  return Number(row?.n ?? 0) + 1;
+}
+
+export async function insertClaimLine(db: Database, values: typeof claimLines.$inferInsert) {
+  const [row] = await db.insert(claimLines).values(values).returning();
+  if (!row) throw new Error('claim line insert returned no row');
+  return row;
+}
+
+export async function insertLineShares(
+  db: Database,
+  q: { organizationId: string; lineId: string; shares: { analyticAccountId: string; percentage: string }[] },
+) {
+  if (q.shares.length === 0) return;
+  await db
+    .insert(claimLineShares)
+    .values(q.shares.map((s) => ({ organizationId: q.organizationId, lineId: q.lineId, analyticAccountId: s.analyticAccountId, percentage: s.percentage })));
+}
+
+/** Marks the line withdrawn; false when the claim has no such line. */
+export async function withdrawClaimLineRow(db: Database, q: { organizationId: string; claimId: string; lineId: string }): Promise<boolean> {
+  const rows = await db
+    .update(claimLines)
+    .set({ withdrawn: true })
+    .where(and(eq(claimLines.organizationId, q.organizationId), eq(claimLines.claimId, q.claimId), eq(claimLines.id, q.lineId)))
+    .returning({ id: claimLines.id });
+  return rows.length > 0;
+}
 
 export async function listLineShares(db: Database, q: { organizationId: string; lineIds: string[] }) {
   if (q.lineIds.length === 0) return [];
@@ -155,14 +209,10 @@ export async function detachLineDocumentRow(db: Database, q: { organizationId: s
  */
 export async function findClaimsSharingDocuments(
   db: Database,
-  q: { organizationId: string; claimId: string; sha256s: string[]; reader: { memberId: string; readsAll: boolean } },
+  q: { organizationId: string; claimId: string; sha256s: string[]; reader: ClaimReader },
 ) {
   if (q.sha256s.length === 0) return [];
-  const mayRead = q.reader.readsAll
-    ? sql<boolean>`true`
-    : sql<boolean>`(${claims.claimantMemberId} = ${q.reader.memberId} or exists (
-        select 1 from claim_signoffs s where s.organization_id = ${claims.organizationId} and s.claim_id = ${claims.id}
-          and ${q.reader.memberId} = any(s.eligible)))`;
+  const mayRead = claimReadableBy(q.reader);
   return db
     .select({
       sha256: files.sha256,
@@ -189,6 +239,12 @@ export async function listClaimDecisions(db: Database, q: { organizationId: stri
     .orderBy(asc(claimDecisions.seq));
 }
 
+export async function insertClaimSettlement(db: Database, values: typeof claimSettlements.$inferInsert) {
+  const [row] = await db.insert(claimSettlements).values(values).returning();
+  if (!row) throw new Error('claim settlement insert returned no row');
+  return row;
+}
+
 /** Settlements of the claim, newest first. */
 export async function listClaimSettlements(db: Database, q: { organizationId: string; claimId: string }) {
   return db
@@ -210,13 +266,4 @@ export async function listClaimSignoffs(db: Database, q: { organizationId: strin
       ),
     )
     .orderBy(asc(claimSignoffs.accountCode), asc(claimSignoffs.analyticAccountId));
-}
-
-export async function isEligibleSigner(db: Database, q: { organizationId: string; claimId: string; memberId: string }) {
-  const rows = await queryRows<{ ok: boolean }>(
-    db,
-    sql`select exists (select 1 from claim_signoffs where organization_id = ${q.organizationId} and claim_id = ${q.claimId}
-        and ${q.memberId} = any(eligible)) as ok`,
-  );
-  return Boolean(rows[0]?.ok);
 }

@@ -46,3 +46,16 @@ export async function findPayoutChannel(db: Database, q: { organizationId: strin
     .where(and(eq(payoutChannels.organizationId, q.organizationId), eq(payoutChannels.id, q.id)));
   return row;
 }
+
+export async function insertPayoutChannel(db: Database, values: typeof payoutChannels.$inferInsert) {
+  const [row] = await db.insert(payoutChannels).values(values).returning();
+  if (!row) throw new Error('payout channel insert returned no row');
+  return row;
+}
+
+export async function deactivatePayoutChannelRow(db: Database, q: { organizationId: string; id: string }) {
+  await db
+    .update(payoutChannels)
+    .set({ active: false })
+    .where(and(eq(payoutChannels.organizationId, q.organizationId), eq(payoutChannels.id, q.id)));
+}

@@ -1,9 +1,8 @@
 import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
-import { queryRows, type Database } from '../client';
+import type { Database } from '../client';
 import {
   allocations,
   analyticAccounts,
-  numberSequences,
   receipts,
   receivableDocumentLines,
   receivableDocuments,
@@ -133,17 +132,6 @@ export async function issuedCreditsAgainst(db: Database, q: { organizationId: st
       ),
     );
   return row?.total ?? '0';
-}
-
-/** Takes the next value of a per-organization sequence under a row lock (the row is created on first use). */
-export async function nextSequenceValue(db: Database, q: { organizationId: string; key: string }): Promise<number> {
-  const rows = await queryRows<{ last_value: number }>(
-    db,
-    sql`insert into ${numberSequences} (organization_id, key, last_value) values (${q.organizationId}, ${q.key}, 1)
-        on conflict (organization_id, key) do update set last_value = ${numberSequences}.last_value + 1
-        returning last_value`,
-  );
-  return Number(rows[0]?.last_value);
 }
 
 export async function insertReceipt(db: Database, values: typeof receipts.$inferInsert) {

@@ -104,17 +104,6 @@ export const perDiemRateBands = pgTable(
   ],
 );
 
-/** Per organization and year, the last claim number handed out (EC-YYYY-NNNN). */
-export const claimSequences = pgTable(
-  'claim_sequences',
-  {
-    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
-    year: integer('year').notNull(),
-    lastValue: integer('last_value').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.organizationId, t.year] })],
-);
-
 export const claims = pgTable(
   'claims',
   {

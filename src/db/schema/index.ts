@@ -9,3 +9,4 @@ export * from './expenses';
 export * from './idempotency';
 export * from './rate-limits';
 export * from './server-secrets';
+export * from './sequences';

@@ -276,14 +276,4 @@ export const receivableTimeline = pgTable(
   ],
 );
 
-/** Per-organization number sequences (document references), taken under a row lock. */
-export const numberSequences = pgTable(
-  'number_sequences',
-  {
-    organizationId: uuid('organization_id').notNull().references(() => organizations.id),
-    key: text('key').notNull(),
-    lastValue: integer('last_value').notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.organizationId, t.key] })],
-);
 

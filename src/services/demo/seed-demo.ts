@@ -32,8 +32,17 @@ export interface DemoData {
   organizations: DemoOrganization[];
 }
 
+/** What seeding needs from the configuration: the key payout channel fields are encrypted under. */
+export interface DemoOptions {
+  payoutKey: Buffer;
+}
+
 /** A later area adds its part of the demo (reference data, documents, claims) for one organization. */
-export type DemoSection = (db: Database, org: DemoOrganization, ctx: { now: Date; today: string; all: DemoData }) => Promise<void>;
+export type DemoSection = (
+  db: Database,
+  org: DemoOrganization,
+  ctx: { now: Date; today: string; all: DemoData; payoutKey: Buffer },
+) => Promise<void>;
 const sections: DemoSection[] = [];
 export function addDemoSection(section: DemoSection): void {
   sections.push(section);
@@ -51,7 +60,7 @@ async function seedMembers(db: Database, organizationId: string, people: { name:
   return out;
 }
 
-export async function seedDemo(db: Database, now: Date): Promise<DemoData> {
+export async function seedDemo(db: Database, now: Date, options: DemoOptions): Promise<DemoData> {
   const suffix = now.toISOString().slice(0, 19).replace(/[-:T]/g, '');
   const acme = await createOrganization(db, {
     name: 'Acme Trading Sdn Bhd',
@@ -157,7 +166,7 @@ export async function seedDemo(db: Database, now: Date): Promise<DemoData> {
   );
 
   for (const org of data.organizations) {
-    for (const section of sections) await section(db, org, { now, today, all: data });
+    for (const section of sections) await section(db, org, { now, today, all: data, payoutKey: options.payoutKey });
   }
   return data;
 }

@@ -1,20 +1,18 @@
-import { and, eq, inArray, max } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { bumpClaimRevision, detachLineDocumentRow, lockClaim } from '../../db/queries/claims';
-import { findOrganization } from '../../db/queries/organizations';
 import {
-  analyticAccounts,
-  claimLines,
-  claimLineShares,
-  expenseCategories,
-  mileageRateBands,
-  mileageRates,
-  perDiemRateBands,
-  perDiemRates,
-  taxCodes,
-  type CLAIM_LINE_TYPES,
-  type DOCUMENT_BASES,
-} from '../../db/schema';
+  bumpClaimRevision,
+  detachLineDocumentRow,
+  findClaimLine,
+  insertClaimLine,
+  insertLineShares,
+  lockClaim,
+  nextClaimLineNo,
+  withdrawClaimLineRow,
+} from '../../db/queries/claims';
+import { findExpenseCategory, findMileageRate, findPerDiemRate } from '../../db/queries/expense-reference-data';
+import { findOrganization } from '../../db/queries/organizations';
+import { findAnalyticAccountsByIds, findTaxCodesByIds } from '../../db/queries/reference-data';
+import type { CLAIM_LINE_TYPES, DOCUMENT_BASES } from '../../db/schema';
 import { AppError, validationError } from '../../lib/errors';
 import { checkAmountPlaces, checkRatePlaces, Dec, DECIMAL_PATTERN, formatAmount, roundAmount } from '../../lib/money';
 import { isCurrency } from '../../lib/code-lists';
@@ -85,28 +83,26 @@ function needDecimal(value: string | undefined, pointer: string): string {
 
 async function bandOf(db: Database, input: AddClaimLineInput, quantity: string) {
   if (!input.rateId) throw validationError('/rate_id', 'is required');
-  const org = input.organizationId;
+  const q = { organizationId: input.organizationId, id: input.rateId };
   if (input.type === 'mileage') {
-    const [rate] = await db.select().from(mileageRates).where(and(eq(mileageRates.organizationId, org), eq(mileageRates.id, input.rateId)));
+    const rate = await findMileageRate(db, q);
     if (!rate) throw validationError('/rate_id', 'is not a mileage rate of this organization');
     if (rate.validFrom > input.expenseDate || (rate.validTo && rate.validTo < input.expenseDate)) {
       throw validationError('/rate_id', 'is not in effect on the expense date');
     }
-    const bands = await db.select().from(mileageRateBands).where(and(eq(mileageRateBands.organizationId, org), eq(mileageRateBands.rateId, rate.id)));
-    const q = new Dec(quantity);
+    const km = new Dec(quantity);
     const band = input.band
-      ? bands.find((b) => b.band === input.band)
-      : bands.find((b) => q.gte(b.fromKm) && (b.toKm === null || q.lt(b.toKm)));
+      ? rate.bands.find((b) => b.band === input.band)
+      : rate.bands.find((b) => km.gte(b.fromKm) && (b.toKm === null || km.lt(b.toKm)));
     if (!band) throw validationError('/band', 'no band of the rate covers this line');
     return { currency: rate.currency, band: band.band, unitAmount: band.ratePerKm };
   }
-  const [rate] = await db.select().from(perDiemRates).where(and(eq(perDiemRates.organizationId, org), eq(perDiemRates.id, input.rateId)));
+  const rate = await findPerDiemRate(db, q);
   if (!rate) throw validationError('/rate_id', 'is not a per-diem rate of this organization');
   if (rate.validFrom > input.expenseDate || (rate.validTo && rate.validTo < input.expenseDate)) {
     throw validationError('/rate_id', 'is not in effect on the expense date');
   }
-  const bands = await db.select().from(perDiemRateBands).where(and(eq(perDiemRateBands.organizationId, org), eq(perDiemRateBands.rateId, rate.id)));
-  const band = bands.find((b) => b.band === input.band);
+  const band = rate.bands.find((b) => b.band === input.band);
   if (!band) throw validationError('/band', 'is not a band of the rate');
   return { currency: rate.currency, band: band.band, unitAmount: band.amountPerDay };
 }
@@ -118,10 +114,7 @@ export async function addClaimLine(db: Database, input: AddClaimLineInput) {
   if (!org) throw new AppError('not_found');
   const base = org.baseCurrency;
 
-  const [category] = await db
-    .select()
-    .from(expenseCategories)
-    .where(and(eq(expenseCategories.organizationId, input.organizationId), eq(expenseCategories.id, input.categoryId)));
+  const category = await findExpenseCategory(db, { organizationId: input.organizationId, id: input.categoryId });
   if (!category || !category.active) throw validationError('/category_id', 'is not an active expense category of this organization');
   if (!input.description.trim()) throw validationError('/description', 'must not be blank');
 
@@ -194,57 +187,42 @@ export async function addClaimLine(db: Database, input: AddClaimLineInput) {
     input.relaxationReason ?? (documentBasis === 'relaxation_receipt' ? `${input.type.replace('_', ' ')} computed from the organization's rates` : null);
 
   if (input.taxCodeId) {
-    const [taxCode] = await db
-      .select({ id: taxCodes.id, active: taxCodes.active })
-      .from(taxCodes)
-      .where(and(eq(taxCodes.organizationId, input.organizationId), eq(taxCodes.id, input.taxCodeId)));
+    const [taxCode] = await findTaxCodesByIds(db, { organizationId: input.organizationId, ids: [input.taxCodeId] });
     if (!taxCode || !taxCode.active) throw validationError('/tax_code_id', 'is not an active tax code of this organization');
   }
 
   const shares = input.shares ?? [];
   await checkShares(db, input.organizationId, shares);
 
-  const [maxRow] = await db
-    .select({ n: max(claimLines.lineNo) })
-    .from(claimLines)
-    .where(and(eq(claimLines.organizationId, input.organizationId), eq(claimLines.claimId, claim.id)));
-  const lineNo = Number(maxRow?.n ?? 0) + 1;
+  const lineNo = await nextClaimLineNo(db, { organizationId: input.organizationId, claimId: claim.id });
 
-  const [line] = await db
-    .insert(claimLines)
-    .values({
-      organizationId: input.organizationId,
-      claimId: claim.id,
-      lineNo,
-      type: input.type,
-      expenseDate: input.expenseDate,
-      categoryId: input.categoryId,
-      description: input.description.trim(),
-      currency,
-      amount,
-      baseAmount,
-      fxRate,
-      fxRateSource,
-      reimbursementBasis,
-      quantity,
-      rateId,
-      band,
-      taxAmount,
-      taxCodeId: input.taxCodeId ?? null,
-      supplierName: input.supplierName ?? null,
-      supplierTin: input.supplierTin ?? null,
-      documentBasis,
-      einvoiceUuid: input.einvoiceUuid ?? null,
-      einvoiceValidatedAt: input.einvoiceValidatedAt ?? null,
-      relaxationReason,
-    })
-    .returning();
-  if (!line) throw new AppError('internal');
-  if (shares.length) {
-    await db
-      .insert(claimLineShares)
-      .values(shares.map((s) => ({ organizationId: input.organizationId, lineId: line.id, analyticAccountId: s.analyticAccountId, percentage: s.percentage })));
-  }
+  const line = await insertClaimLine(db, {
+    organizationId: input.organizationId,
+    claimId: claim.id,
+    lineNo,
+    type: input.type,
+    expenseDate: input.expenseDate,
+    categoryId: input.categoryId,
+    description: input.description.trim(),
+    currency,
+    amount,
+    baseAmount,
+    fxRate,
+    fxRateSource,
+    reimbursementBasis,
+    quantity,
+    rateId,
+    band,
+    taxAmount,
+    taxCodeId: input.taxCodeId ?? null,
+    supplierName: input.supplierName ?? null,
+    supplierTin: input.supplierTin ?? null,
+    documentBasis,
+    einvoiceUuid: input.einvoiceUuid ?? null,
+    einvoiceValidatedAt: input.einvoiceValidatedAt ?? null,
+    relaxationReason,
+  });
+  await insertLineShares(db, { organizationId: input.organizationId, lineId: line.id, shares });
   if (input.documentIds?.length) {
     await bindDocuments(
       db,
@@ -261,10 +239,7 @@ async function checkShares(db: Database, organizationId: string, shares: { analy
   if (shares.length === 0) return;
   const ids = shares.map((s) => s.analyticAccountId);
   if (new Set(ids).size !== ids.length) throw validationError('/shares', 'names an analytic account twice');
-  const accounts = await db
-    .select()
-    .from(analyticAccounts)
-    .where(and(eq(analyticAccounts.organizationId, organizationId), inArray(analyticAccounts.id, ids)));
+  const accounts = await findAnalyticAccountsByIds(db, { organizationId, ids });
   const byAxis = new Map<string, InstanceType<typeof Dec>>();
   for (const [i, share] of shares.entries()) {
     const account = accounts.find((a) => a.id === share.analyticAccountId);
@@ -280,12 +255,9 @@ async function checkShares(db: Database, organizationId: string, shares: { analy
 /** A withdrawn line stays on the claim and no longer counts. */
 export async function withdrawClaimLine(db: Database, q: { organizationId: string; claimId: string; lineId: string }) {
   const claim = await draftClaim(db, q.organizationId, q.claimId);
-  const rows = await db
-    .update(claimLines)
-    .set({ withdrawn: true })
-    .where(and(eq(claimLines.organizationId, q.organizationId), eq(claimLines.claimId, claim.id), eq(claimLines.id, q.lineId)))
-    .returning({ id: claimLines.id });
-  if (!rows.length) throw new AppError('not_found', { detail: 'No such line on this claim' });
+  if (!(await withdrawClaimLineRow(db, { organizationId: q.organizationId, claimId: claim.id, lineId: q.lineId }))) {
+    throw new AppError('not_found', { detail: 'No such line on this claim' });
+  }
   await bumpClaimRevision(db, { organizationId: q.organizationId, id: claim.id });
 }
 
@@ -295,10 +267,7 @@ export async function withdrawClaimLine(db: Database, q: { organizationId: strin
  */
 export async function detachLineDocument(db: Database, q: { organizationId: string; claimId: string; lineId: string; fileId: string; now: Date }) {
   const claim = await draftClaim(db, q.organizationId, q.claimId);
-  const [line] = await db
-    .select({ id: claimLines.id })
-    .from(claimLines)
-    .where(and(eq(claimLines.organizationId, q.organizationId), eq(claimLines.claimId, claim.id), eq(claimLines.id, q.lineId)));
+  const line = await findClaimLine(db, { organizationId: q.organizationId, claimId: claim.id, lineId: q.lineId });
   if (!line) throw new AppError('not_found', { detail: 'No such line on this claim' });
   if (!(await detachLineDocumentRow(db, { organizationId: q.organizationId, lineId: line.id, fileId: q.fileId, now: q.now }))) {
     throw new AppError('not_found', { detail: 'The document does not support this line' });

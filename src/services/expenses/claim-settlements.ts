@@ -1,8 +1,7 @@
 import type { Database } from '../../db/client';
-import { bumpClaimRevision, listClaimLines, lockClaim } from '../../db/queries/claims';
+import { bumpClaimRevision, insertClaimSettlement, listClaimLines, lockClaim } from '../../db/queries/claims';
 import { findOrganization } from '../../db/queries/organizations';
 import { findPayoutChannel } from '../../db/queries/people';
-import { claimSettlements } from '../../db/schema';
 import { AppError, validationError } from '../../lib/errors';
 import { checkAmountPlaces, Dec, formatAmount } from '../../lib/money';
 import { bindDocuments } from '../documents/bind-documents';
@@ -44,25 +43,22 @@ export async function recordClaimSettlement(
       { recordType: 'expense_claim_settlement', recordId: id, ids: [input.proofDocumentId], pointer: '/proof_document_id', now: input.now },
     );
   }
-  const [row] = await db
-    .insert(claimSettlements)
-    .values({
-      id,
-      organizationId: input.organizationId,
-      claimId: claim.id,
-      channelId: channel.id,
-      channelKey: channel.channelKey,
-      channelName: channel.name,
-      amount,
-      currency: org.baseCurrency,
-      settledAt: input.now,
-      settledBy: input.settledBy,
-      proofDocumentId: input.proofDocumentId ?? null,
-      accountTail: channel.accountTail,
-      fieldsCiphertext: channel.fieldsCiphertext,
-      fieldsMasked: channel.fieldsMasked,
-    })
-    .returning();
+  const row = await insertClaimSettlement(db, {
+    id,
+    organizationId: input.organizationId,
+    claimId: claim.id,
+    channelId: channel.id,
+    channelKey: channel.channelKey,
+    channelName: channel.name,
+    amount,
+    currency: org.baseCurrency,
+    settledAt: input.now,
+    settledBy: input.settledBy,
+    proofDocumentId: input.proofDocumentId ?? null,
+    accountTail: channel.accountTail,
+    fieldsCiphertext: channel.fieldsCiphertext,
+    fieldsMasked: channel.fieldsMasked,
+  });
   await bumpClaimRevision(db, { organizationId: input.organizationId, id: claim.id });
   return row;
 }

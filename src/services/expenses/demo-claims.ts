@@ -1,4 +1,3 @@
-import { loadConfig, payoutEncryptionKey } from '../../config';
 import type { Database } from '../../db/client';
 import { listClaimSignoffs } from '../../db/queries/claims';
 import { findAnalyticAccountByCode, findAnalyticAxisByCode, findProjectAxis, findTaxCodeByCode } from '../../db/queries/reference-data';
@@ -61,7 +60,7 @@ function daysBefore(today: string, n: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-async function seedClaims(db: Database, org: DemoOrganization, ctx: { now: Date; today: string }) {
+async function seedClaims(db: Database, org: DemoOrganization, ctx: { now: Date; today: string; payoutKey: Buffer }) {
   const organizationId = org.id;
   const active = org.members.filter((m) => m.active);
   const byRole = (role: string) => active.find((m) => m.role === role);
@@ -70,7 +69,7 @@ async function seedClaims(db: Database, org: DemoOrganization, ctx: { now: Date;
   const approver = byRole('accountant') ?? owner;
   const claimant = byRole('employee') ?? owner;
   const colleague = byRole('clerk') ?? approver;
-  const key = payoutEncryptionKey(loadConfig());
+  const key = ctx.payoutKey;
   const past = (days: number) => daysBefore(ctx.today, days);
   // Decisions are dated before the seed time, in the order they happened.
   const t0 = minutes(ctx.now, -14 * 24 * 60);

@@ -1,4 +1,4 @@
-import { Dec } from '../../lib/money';
+import { Dec, formatAmount } from '../../lib/money';
 
 // lib/money's decimal: 40 significant digits, ties rounded half away from zero.
 const Money = Dec;
@@ -20,10 +20,8 @@ export type ClaimLineInput = {
 };
 
 export type DeriveClaimContext = {
-  /** ISO 4217 code of the organization's base currency (e.g. "MYR"). */
+  /** ISO 4217 code of the organization's base currency (e.g. "MYR"); amounts are formatted with lib/money. */
   baseCurrency: string;
-  /** Minor units (decimal places) of a currency: MYR -> 2, JPY -> 0, BHD -> 3. */
-  minorUnits: (currency: string) => number;
   /**
    * Analytic accounts on the project axis only: analytic_account_id -> name.
    * Shares naming accounts not in this map (other axes) are ignored.
@@ -51,20 +49,6 @@ function sortByLineNo<T extends { line_no: number }>(lines: readonly T[]): T[] {
   return [...lines].sort((a, b) => a.line_no - b.line_no);
 }
 
-function checkedMinorUnits(ctx: DeriveClaimContext, currency: string): number {
-  const units = ctx.minorUnits(currency);
-  if (!Number.isInteger(units) || units < 0) {
-    throw new RangeError(`minor units of ${currency} must be a non-negative integer, got ${String(units)}`);
-  }
-  return units;
-}
-
-/** Formats with exactly `places` decimals; never yields "-0.00". */
-function formatAmount(value: Money, places: number): string {
-  const text = value.toFixed(places);
-  return new Money(text).isZero() ? new Money(0).toFixed(places) : text;
-}
-
 function sum(values: Iterable<string>): Money {
   let total = new Money(0);
   for (const v of values) total = total.plus(new Money(v));
@@ -79,10 +63,7 @@ function sum(values: Iterable<string>): Money {
 export function deriveClaim(lines: readonly ClaimLineInput[], ctx: DeriveClaimContext): DerivedClaimFields {
   const active = sortByLineNo(lines).filter((l) => !l.withdrawn);
 
-  const total = formatAmount(
-    sum(active.map((l) => l.base_amount)),
-    checkedMinorUnits(ctx, ctx.baseCurrency),
-  );
+  const total = formatAmount(sum(active.map((l) => l.base_amount)), ctx.baseCurrency);
 
   const currencies = new Set(active.map((l) => l.currency));
   const multiple_currencies = currencies.size > 1;
@@ -93,7 +74,7 @@ export function deriveClaim(lines: readonly ClaimLineInput[], ctx: DeriveClaimCo
     const [only] = currencies;
     if (only !== undefined && only !== ctx.baseCurrency) {
       original_currency = only;
-      original_total = formatAmount(sum(active.map((l) => l.amount)), checkedMinorUnits(ctx, only));
+      original_total = formatAmount(sum(active.map((l) => l.amount)), only);
     }
   }
 

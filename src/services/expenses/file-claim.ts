@@ -1,5 +1,6 @@
 import type { Database } from '../../db/client';
-import { findClaimGroup, insertClaim, nextClaimNumber } from '../../db/queries/claims';
+import { findClaimGroup, insertClaim } from '../../db/queries/claims';
+import { nextSequenceValue } from '../../db/queries/sequences';
 import { findOrganization } from '../../db/queries/organizations';
 import { findPayoutChannel } from '../../db/queries/people';
 import { todayIn } from '../../lib/dates';
@@ -51,7 +52,7 @@ export async function fileClaim(db: Database, principal: Principal, input: FileC
 
   const def = await loadWorkflow(db, organizationId, 'expense_claim');
   const year = Number(todayIn(org.timeZone, now).slice(0, 4));
-  const n = await nextClaimNumber(db, { organizationId, year });
+  const n = await nextSequenceValue(db, { organizationId, name: `claim:${year}` });
   const claim = await insertClaim(db, {
     organizationId,
     reference: claimReference(year, n),

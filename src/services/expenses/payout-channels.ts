@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { payoutChannels, type MaskedPayoutField } from '../../db/schema';
-import { AppError, validationError } from '../../lib/errors';
+import { deactivatePayoutChannelRow, insertPayoutChannel } from '../../db/queries/people';
+import type { MaskedPayoutField } from '../../db/schema';
+import { validationError } from '../../lib/errors';
 import { seal } from '../../lib/secret-box';
 
 /**
@@ -82,26 +82,18 @@ export async function createPayoutChannel(
 ) {
   if (!input.name.trim()) throw validationError('/name', 'must not be blank');
   const { masked, accountTail } = maskFields(input.channelKey, input.fields);
-  const [row] = await db
-    .insert(payoutChannels)
-    .values({
-      organizationId: input.organizationId,
-      memberId: input.memberId,
-      channelKey: input.channelKey,
-      name: input.name.trim(),
-      fieldsCiphertext: seal(key, JSON.stringify(input.fields), input.organizationId),
-      fieldsMasked: masked,
-      accountTail,
-      active: input.active ?? true,
-    })
-    .returning();
-  if (!row) throw new AppError('internal');
-  return row;
+  return insertPayoutChannel(db, {
+    organizationId: input.organizationId,
+    memberId: input.memberId,
+    channelKey: input.channelKey,
+    name: input.name.trim(),
+    fieldsCiphertext: seal(key, JSON.stringify(input.fields), input.organizationId),
+    fieldsMasked: masked,
+    accountTail,
+    active: input.active ?? true,
+  });
 }
 
 export async function deactivatePayoutChannel(db: Database, q: { organizationId: string; id: string }) {
-  await db
-    .update(payoutChannels)
-    .set({ active: false })
-    .where(and(eq(payoutChannels.organizationId, q.organizationId), eq(payoutChannels.id, q.id)));
+  await deactivatePayoutChannelRow(db, q);
 }

@@ -1,21 +1,21 @@
 import type { Database } from '../../db/client';
 import {
-  findClaim,
   findClaimsSharingDocuments,
-  isEligibleSigner,
+  findReadableClaim,
   listActiveLineDocuments,
   listClaimDecisions,
   listClaimLines,
   listClaimSettlements,
   listClaimSignoffs,
   listLineShares,
+  type ClaimReader,
   type ClaimRow,
 } from '../../db/queries/claims';
 import { findOrganization } from '../../db/queries/organizations';
 import type { CLAIM_LINE_TYPES, DECISION_VIAS, DOCUMENT_BASES, FX_RATE_SOURCES, MaskedPayoutField, REIMBURSEMENT_BASES, SignoffGap } from '../../db/schema';
 import { todayIn } from '../../lib/dates';
 import { AppError } from '../../lib/errors';
-import { formatAmount, formatRate, minorUnits } from '../../lib/money';
+import { formatAmount, formatRate } from '../../lib/money';
 import { hasPermission, type Principal } from '../access/principal';
 import { primaryUnitNameOn } from '../people/org-chart';
 import { stateOf } from '../workflow/transitions';
@@ -129,21 +129,22 @@ export interface SignoffView {
   state: string;
 }
 
-/** Approvers and payers read every claim of the organization. */
-function readsAllClaims(principal: Principal): boolean {
-  return hasPermission(principal, 'expenses.claim.approve') || hasPermission(principal, 'expenses.claim.pay');
-}
-
-/** The claimant, approvers and payers, and whoever is eligible to sign one of its sign-offs may read a claim. */
-export async function mayReadClaim(db: Database, principal: Principal, claim: ClaimRow): Promise<boolean> {
-  if (claim.claimantMemberId === principal.memberId || readsAllClaims(principal)) return true;
-  return isEligibleSigner(db, { organizationId: principal.organizationId, claimId: claim.id, memberId: principal.memberId });
+/**
+ * The caller as a claim reader: approvers and payers read every claim of the organization; the rest
+ * of the rule (claimant, eligible signer) is the query's claimReadableBy, used for the single read
+ * and for the references of possible duplicates alike.
+ */
+function claimReader(principal: Principal): ClaimReader {
+  return {
+    memberId: principal.memberId,
+    readsAll: hasPermission(principal, 'expenses.claim.approve') || hasPermission(principal, 'expenses.claim.pay'),
+  };
 }
 
 /** Reads one claim the caller may read; any other answers 404, like a claim that does not exist. */
 export async function getClaim(db: Database, principal: Principal, id: string, now: Date): Promise<ClaimAnswer> {
-  const claim = await findClaim(db, { organizationId: principal.organizationId, id });
-  if (!claim || !(await mayReadClaim(db, principal, claim))) throw new AppError('not_found', { detail: 'No such claim in this organization' });
+  const claim = await findReadableClaim(db, { organizationId: principal.organizationId, id, reader: claimReader(principal) });
+  if (!claim) throw new AppError('not_found', { detail: 'No such claim in this organization' });
   return claimAnswer(db, principal, claim, now);
 }
 
@@ -176,7 +177,7 @@ export async function claimAnswer(db: Database, principal: Principal, claim: Cla
       supplier_name: l.supplierName,
       shares: sharesOf(l.id).map((s) => ({ analytic_account_id: s.analyticAccountId, percentage: s.percentage })),
     })),
-    { baseCurrency: base, minorUnits, projectNames },
+    { baseCurrency: base, projectNames },
   );
 
   const hashes = [...new Set(documents.map((d) => d.sha256))];
@@ -184,7 +185,7 @@ export async function claimAnswer(db: Database, principal: Principal, claim: Cla
     organizationId,
     claimId: claim.id,
     sha256s: hashes,
-    reader: { memberId: principal.memberId, readsAll: readsAllClaims(principal) },
+    reader: claimReader(principal),
   });
   const duplicates = possibleDuplicates(
     lineRows.map((l) => ({ line_no: l.lineNo, sha256s: documents.filter((d) => d.lineId === l.id).map((d) => d.sha256) })),

@@ -2,7 +2,8 @@ import type { Database } from '../../db/client';
 import { memberExists } from '../../db/queries/access';
 import { findCustomer } from '../../db/queries/customers';
 import { findOrganization } from '../../db/queries/organizations';
-import { findDocumentLink, insertTimelineEntry, issuedCreditsAgainst, lockDocument, nextSequenceValue, updateDocument } from '../../db/queries/receivable-documents';
+import { findDocumentLink, insertTimelineEntry, issuedCreditsAgainst, lockDocument, updateDocument } from '../../db/queries/receivable-documents';
+import { nextSequenceValue } from '../../db/queries/sequences';
 import type { DocumentKind, FrozenAddress, FrozenBuyer, FrozenSeller } from '../../db/schema';
 import { addDays, todayIn } from '../../lib/dates';
 import { AppError, validationError } from '../../lib/errors';
@@ -76,7 +77,7 @@ export async function issueDocument(db: Database, input: IssueInput) {
   if (!customer) throw new AppError('internal');
 
   const year = today.slice(0, 4);
-  const n = await nextSequenceValue(db, { organizationId, key: `${doc.kind}:${year}` });
+  const n = await nextSequenceValue(db, { organizationId, name: `${doc.kind}:${year}` });
   const reference = `${PREFIX[doc.kind]}-${year}-${String(n).padStart(5, '0')}`;
 
   const buyer: FrozenBuyer = {

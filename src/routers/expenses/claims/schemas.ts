@@ -11,7 +11,7 @@ export const createClaimInput = z.strictObject({
 
 const amount = () => amountOut().describe('Decimal amount');
 const rate = () => rateOut().describe('Decimal rate');
-const dateTime = () => z.string().describe('ISO 8601 date-time');
+const dateTime = () => z.iso.datetime({ offset: true }).describe('ISO 8601 date-time (UTC)');
 
 const shareSchema = z.object({ analytic_account_id: uuid(), percentage: rate() });
 
@@ -21,7 +21,7 @@ export const claimLineSchema = z
     line_no: z.int(),
     type: z.enum(['receipt', 'mileage', 'per_diem', 'advance_offset']),
     withdrawn: z.boolean(),
-    expense_date: z.string().describe('YYYY-MM-DD'),
+    expense_date: z.iso.date(),
     category_id: uuid(),
     description: z.string(),
     currency: z.string().length(3),
