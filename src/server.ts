@@ -1,16 +1,17 @@
 import fastifyApiReference from '@scalar/fastify-api-reference';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import type { AppDeps } from './deps';
 import { queryRows, sql } from './db/client';
 import { ERROR_CATALOGUE, isAppError, type ErrorCode } from './lib/errors';
-import { problemForCode, problemFromError, type Problem } from './lib/problem';
+import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
 import { registerUploadRoute } from './routers/documents/upload-route';
 import { appRouter } from './routers/app';
 import './services/register';
 import { createContextFactory, type Context } from './routers/context';
+import { loggedFaults } from './routers/trpc';
 import { buildOpenApiDocument } from './routers/openapi';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -37,8 +38,25 @@ function responseMeta(opts: { ctx?: Context; errors: readonly { cause?: unknown 
 
 function problemBody(req: FastifyRequest, status: number, problem: Problem | undefined): Problem {
   const base = problem ?? problemForCode(codeForStatus(status));
-  const instance = status >= 500 ? `urn:request:${req.id}` : (req.originalPath ?? req.url);
-  return { ...base, status: base.status ?? status, instance, request_id: String(req.id) };
+  if (status >= 500) {
+    // Nothing internal in a fault's answer: the generic detail and the request id the log is filed under.
+    const { errors: _errors, ...rest } = base;
+    return { ...rest, status: base.status ?? status, detail: SERVER_FAULT_DETAIL, instance: `urn:request:${req.id}`, request_id: String(req.id) };
+  }
+  return { ...base, status: base.status ?? status, instance: req.originalPath ?? req.url, request_id: String(req.id) };
+}
+
+/**
+ * Logs a fault (status 500 or more) with its cause and the request id, unless the procedure
+ * pipeline already did (trpc.ts): the adapters' onError sees failures outside procedures too.
+ */
+function logFault(opts: { error: Error & { cause?: unknown }; req: FastifyRequest; path?: string }) {
+  const { error, req } = opts;
+  if (loggedFaults.has(error)) return;
+  const status = (error as { status?: number }).status ?? problemFromError(error).status;
+  if (status < 500) return;
+  loggedFaults.add(error);
+  req.log.error({ err: error.cause ?? error, path: opts.path, requestId: String(req.id), status }, 'request failed');
 }
 
 function codeForStatus(status: number): ErrorCode {
@@ -71,7 +89,7 @@ function fastifyErrorProblem(error: { code?: string; statusCode?: number; messag
         return problemForCode('invalid_request', 'The request body is not valid JSON');
       }
       if (error.statusCode && error.statusCode < 500) return problemForCode(codeForStatus(error.statusCode), error.message);
-      return problemForCode('internal');
+      return problemForCode('internal', SERVER_FAULT_DETAIL);
   }
 }
 
@@ -110,11 +128,11 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
     // Routes outside the procedures (the upload) throw the same AppErrors (route-guard.ts: 401, 422, 409, 429), with their headers.
     if (isAppError(error)) {
       for (const [k, v] of Object.entries(error.headers ?? {})) reply.header(k, v);
-      if (error.status >= 500) req.log.error({ err: error.cause ?? error }, 'unhandled error');
+      if (error.status >= 500) req.log.error({ err: error.cause ?? error, requestId: String(req.id), status: error.status }, 'request failed');
       return sendProblem(req, reply, problemFromError(error));
     }
     const problem = fastifyErrorProblem(error as never, deps.config.DOCUMENT_MAX_BYTES);
-    if (problem.status >= 500) req.log.error({ err: error }, 'unhandled error');
+    if (problem.status >= 500) req.log.error({ err: error, requestId: String(req.id), status: problem.status }, 'request failed');
     return sendProblem(req, reply, problem);
   });
 
@@ -129,17 +147,20 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
     router: appRouter,
     createContext: createContextFactory(deps, 'rest'),
     responseMeta: responseMeta as never,
+    onError: logFault as never,
   });
 }
 
 export interface BuildServerOptions {
   logger?: boolean;
+  /** A logger of the caller's own (tests read what a fault logs); wins over `logger`. */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 /** The whole HTTP service, without listening: tests inject into it, main.ts listens. */
 export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ? { level: deps.config.LOG_LEVEL } : false,
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ? { level: deps.config.LOG_LEVEL } : false }),
     bodyLimit: BODY_LIMIT,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -161,6 +182,7 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
       router: appRouter,
       createContext: createContextFactory(deps, 'trpc'),
       responseMeta: responseMeta as never,
+      onError: logFault as never,
     },
   });
 
