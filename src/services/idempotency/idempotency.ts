@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, gt } from 'drizzle-orm';
 import { queryRows, sql, type Database } from '../../db/client';
 import { idempotencyKeys } from '../../db/schema';
+import { canonicalJson } from '../../lib/canonical-json';
 import { AppError } from '../../lib/errors';
 import type { Principal } from '../access/principal';
 
@@ -41,15 +42,8 @@ export function idempotencyKeyRequired(): AppError {
   });
 }
 
-/** JSON with object keys sorted at every depth: the same value always gives the same text. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
+/** The one canonical JSON of the service (lib/canonical-json.ts), which fingerprints hash. */
+export { canonicalJson };
 
 /**
  * What makes two requests "the same": method, route template (the procedure path, identical on
