@@ -11,6 +11,7 @@ import { registerUploadRoute } from './routers/documents/upload-route';
 import { appRouter } from './routers/app';
 import './services/register';
 import { createContextFactory, type Context } from './routers/context';
+import { refusalHeaders as appErrorHeaders } from './routers/middleware/response-headers';
 import { loggedFaults } from './routers/trpc';
 import { buildOpenApiDocument } from './routers/openapi';
 
@@ -26,12 +27,13 @@ declare module 'fastify' {
 /** Copies what procedures set on `ctx.out` onto the answer, and error statuses from the problem. */
 function responseMeta(opts: { ctx?: Context; errors: readonly { cause?: unknown }[] } & Record<string, unknown>) {
   const headers: Record<string, string> = { ...(opts.ctx?.out.headers ?? {}) };
-  const error = opts.errors[0] as (Error & { status?: number; headers?: Record<string, string> }) | undefined;
+  const error = opts.errors[0] as (Error & { status?: number }) | undefined;
   if (error) {
     // Only headers that belong to a refusal survive an error (no ETag of a record that was not written).
     const refusalHeaders = Object.fromEntries(Object.entries(headers).filter(([k]) => /^(ratelimit-|retry-after)/i.test(k)));
     // A refusal the adapter raised itself (not an AppError) answers the status of the problem it becomes.
-    return { status: error.status ?? problemFromError(error).status, headers: { ...refusalHeaders, ...(error.headers ?? {}) } };
+    const own = isAppError(error) ? appErrorHeaders(error) : {};
+    return { status: error.status ?? problemFromError(error).status, headers: { ...refusalHeaders, ...own } };
   }
   return { status: opts.ctx?.out.status ?? 200, headers };
 }
@@ -127,7 +129,7 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
   app.setErrorHandler((error, req, reply) => {
     // Routes outside the procedures (the upload) throw the same AppErrors (route-guard.ts: 401, 422, 409, 429), with their headers.
     if (isAppError(error)) {
-      for (const [k, v] of Object.entries(error.headers ?? {})) reply.header(k, v);
+      reply.headers(appErrorHeaders(error));
       if (error.status >= 500) req.log.error({ err: error.cause ?? error, requestId: String(req.id), status: error.status }, 'request failed');
       return sendProblem(req, reply, problemFromError(error));
     }

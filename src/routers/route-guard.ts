@@ -4,6 +4,8 @@ import type { AppDeps } from '../deps';
 import { guardRequest } from '../services/access/authenticate-request';
 import type { Principal } from '../services/access/principal';
 import { runWrite } from '../services/idempotency/write-transaction';
+import { isAppError } from '../lib/errors';
+import { answerOfHeaders, rateLimitHeaders, refusalHeaders, replayHeaders } from './middleware/response-headers';
 
 /**
  * The procedure pipeline for a plain fastify route (the multipart upload, which the REST adapter
@@ -12,12 +14,15 @@ import { runWrite } from '../services/idempotency/write-transaction';
  * a refusal is thrown as an AppError (the /v1 error handler renders it as a problem).
  */
 export async function guardRoute(deps: AppDeps, req: FastifyRequest, reply: FastifyReply): Promise<Principal> {
-  const headers: Record<string, string> = {};
   try {
     const authorization = req.headers.authorization;
-    return await guardRequest({ db: deps.db, rateLimits: deps.rateLimits, now: deps.now }, { authorization, ip: req.ip }, headers);
-  } finally {
-    reply.headers(headers);
+    const { principal, rateLimit } = await guardRequest({ db: deps.db, rateLimits: deps.rateLimits, now: deps.now }, { authorization, ip: req.ip });
+    if (rateLimit) reply.headers(rateLimitHeaders(rateLimit));
+    return principal;
+  } catch (e) {
+    // Headers set on the reply survive the error handler, whichever renders the refusal.
+    if (isAppError(e)) reply.headers(refusalHeaders(e));
+    throw e;
   }
 }
 
@@ -48,7 +53,15 @@ export async function sendIdempotentWrite(
       route: write.route,
       input: write.input,
     },
-    { run: write.run, answerOf: (a) => a, replay: (stored) => stored },
-  );
+    {
+      run: write.run,
+      answerOf: (a) => answerOfHeaders(a.status, a.headers, a.body),
+      replay: (stored) => ({ status: stored.status, headers: replayHeaders(stored), body: stored.body }),
+    },
+  ).catch((e: unknown) => {
+    // A refusal (409 in progress: when to retry) carries its headers on the reply.
+    if (isAppError(e)) reply.headers(refusalHeaders(e));
+    throw e;
+  });
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }
