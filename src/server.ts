@@ -8,6 +8,7 @@ import { queryRows, sql } from './db/client';
 import { ERROR_CATALOGUE, isAppError, type ErrorCode } from './lib/errors';
 import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
 import { registerUploadRoute } from './routers/documents/upload-route';
+import { guardRefusedRequest } from './routers/route-guard';
 import { appRouter } from './routers/app';
 import './services/register';
 import { createContextFactory, type Context } from './routers/context';
@@ -39,7 +40,8 @@ function responseMeta(opts: { ctx?: Context; errors: readonly { cause?: unknown 
 }
 
 function problemBody(req: FastifyRequest, status: number, problem: Problem | undefined): Problem {
-  const base = problem ?? problemForCode(codeForStatus(status));
+  // A refusal the adapter answered on its own (an unknown path) still gets a detail.
+  const base = problem ?? problemForCode(codeForStatus(status), status === 404 ? 'No such resource' : ERROR_CATALOGUE[codeForStatus(status)].title);
   if (status >= 500) {
     // Nothing internal in a fault's answer: the generic detail and the request id the log is filed under.
     const { errors: _errors, ...rest } = base;
@@ -110,6 +112,16 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
 
   app.addHook('onSend', async (req, reply, payload) => {
     if (reply.statusCode < 400) return payload;
+    if (reply.statusCode < 500 && !reply.hasHeader('ratelimit-limit')) {
+      // Refused before any procedure or route guard ran (fastify: malformed JSON, 413, 415; the
+      // adapter: unknown path, missing body): an API-key request still goes through authentication
+      // and its limits, and answers their headers, or their refusal (401, 429) first.
+      const refusal = await guardRefusedRequest(deps, req, reply);
+      if (refusal) {
+        reply.code(refusal.status).header('content-type', 'application/problem+json; charset=utf-8');
+        return JSON.stringify(problemBody(req, refusal.status, problemFromError(refusal)));
+      }
+    }
     const type = String(reply.getHeader('content-type') ?? '');
     if (type.startsWith('application/problem+json')) return payload;
     let problem: Problem | undefined;
@@ -144,6 +156,18 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
   app.get('/openapi.json', async (_req, reply) => reply.header('cache-control', 'no-cache').send(openApiDocument));
 
   await registerUploadRoute(app, deps);
+
+  // The REST adapter's handler sends through reply.send and resolves to undefined, which fastify
+  // takes for "nothing sent yet" while an async onSend hook (above) is still running, and sends a
+  // second time. Returning the reply tells fastify the handler answered.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.endsWith('/*')) return;
+    const handler = route.handler as (this: unknown, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+    route.handler = async function (this: unknown, req: FastifyRequest, reply: FastifyReply) {
+      const result = await handler.call(this, req, reply);
+      return result === undefined ? reply : result;
+    } as typeof route.handler;
+  });
 
   await app.register(fastifyTRPCOpenApiPlugin, {
     router: appRouter,
