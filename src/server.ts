@@ -1,16 +1,19 @@
 import fastifyApiReference from '@scalar/fastify-api-reference';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import type { AppDeps } from './deps';
 import { queryRows, sql } from './db/client';
 import { ERROR_CATALOGUE, isAppError, type ErrorCode } from './lib/errors';
-import { problemForCode, problemFromError, type Problem } from './lib/problem';
+import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
 import { registerUploadRoute } from './routers/documents/upload-route';
+import { guardRefusedRequest } from './routers/route-guard';
 import { appRouter } from './routers/app';
 import './services/register';
 import { createContextFactory, type Context } from './routers/context';
+import { refusalHeaders as appErrorHeaders } from './routers/middleware/response-headers';
+import { loggedFaults } from './routers/trpc';
 import { buildOpenApiDocument } from './routers/openapi';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -25,20 +28,39 @@ declare module 'fastify' {
 /** Copies what procedures set on `ctx.out` onto the answer, and error statuses from the problem. */
 function responseMeta(opts: { ctx?: Context; errors: readonly { cause?: unknown }[] } & Record<string, unknown>) {
   const headers: Record<string, string> = { ...(opts.ctx?.out.headers ?? {}) };
-  const error = opts.errors[0] as (Error & { status?: number; headers?: Record<string, string> }) | undefined;
+  const error = opts.errors[0] as (Error & { status?: number }) | undefined;
   if (error) {
     // Only headers that belong to a refusal survive an error (no ETag of a record that was not written).
     const refusalHeaders = Object.fromEntries(Object.entries(headers).filter(([k]) => /^(ratelimit-|retry-after)/i.test(k)));
     // A refusal the adapter raised itself (not an AppError) answers the status of the problem it becomes.
-    return { status: error.status ?? problemFromError(error).status, headers: { ...refusalHeaders, ...(error.headers ?? {}) } };
+    const own = isAppError(error) ? appErrorHeaders(error) : {};
+    return { status: error.status ?? problemFromError(error).status, headers: { ...refusalHeaders, ...own } };
   }
   return { status: opts.ctx?.out.status ?? 200, headers };
 }
 
 function problemBody(req: FastifyRequest, status: number, problem: Problem | undefined): Problem {
-  const base = problem ?? problemForCode(codeForStatus(status));
-  const instance = status >= 500 ? `urn:request:${req.id}` : (req.originalPath ?? req.url);
-  return { ...base, status: base.status ?? status, instance, request_id: String(req.id) };
+  // A refusal the adapter answered on its own (an unknown path) still gets a detail.
+  const base = problem ?? problemForCode(codeForStatus(status), status === 404 ? 'No such resource' : ERROR_CATALOGUE[codeForStatus(status)].title);
+  if (status >= 500) {
+    // Nothing internal in a fault's answer: the generic detail and the request id the log is filed under.
+    const { errors: _errors, ...rest } = base;
+    return { ...rest, status: base.status ?? status, detail: SERVER_FAULT_DETAIL, instance: `urn:request:${req.id}`, request_id: String(req.id) };
+  }
+  return { ...base, status: base.status ?? status, instance: req.originalPath ?? req.url, request_id: String(req.id) };
+}
+
+/**
+ * Logs a fault (status 500 or more) with its cause and the request id, unless the procedure
+ * pipeline already did (trpc.ts): the adapters' onError sees failures outside procedures too.
+ */
+function logFault(opts: { error: Error & { cause?: unknown }; req: FastifyRequest; path?: string }) {
+  const { error, req } = opts;
+  if (loggedFaults.has(error)) return;
+  const status = (error as { status?: number }).status ?? problemFromError(error).status;
+  if (status < 500) return;
+  loggedFaults.add(error);
+  req.log.error({ err: error.cause ?? error, path: opts.path, requestId: String(req.id), status }, 'request failed');
 }
 
 function codeForStatus(status: number): ErrorCode {
@@ -71,7 +93,7 @@ function fastifyErrorProblem(error: { code?: string; statusCode?: number; messag
         return problemForCode('invalid_request', 'The request body is not valid JSON');
       }
       if (error.statusCode && error.statusCode < 500) return problemForCode(codeForStatus(error.statusCode), error.message);
-      return problemForCode('internal');
+      return problemForCode('internal', SERVER_FAULT_DETAIL);
   }
 }
 
@@ -90,6 +112,16 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
 
   app.addHook('onSend', async (req, reply, payload) => {
     if (reply.statusCode < 400) return payload;
+    if (reply.statusCode < 500 && !reply.hasHeader('ratelimit-limit')) {
+      // Refused before any procedure or route guard ran (fastify: malformed JSON, 413, 415; the
+      // adapter: unknown path, missing body): an API-key request still goes through authentication
+      // and its limits, and answers their headers, or their refusal (401, 429) first.
+      const refusal = await guardRefusedRequest(deps, req, reply);
+      if (refusal) {
+        reply.code(refusal.status).header('content-type', 'application/problem+json; charset=utf-8');
+        return JSON.stringify(problemBody(req, refusal.status, problemFromError(refusal)));
+      }
+    }
     const type = String(reply.getHeader('content-type') ?? '');
     if (type.startsWith('application/problem+json')) return payload;
     let problem: Problem | undefined;
@@ -109,12 +141,12 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
   app.setErrorHandler((error, req, reply) => {
     // Routes outside the procedures (the upload) throw the same AppErrors (route-guard.ts: 401, 422, 409, 429), with their headers.
     if (isAppError(error)) {
-      for (const [k, v] of Object.entries(error.headers ?? {})) reply.header(k, v);
-      if (error.status >= 500) req.log.error({ err: error.cause ?? error }, 'unhandled error');
+      reply.headers(appErrorHeaders(error));
+      if (error.status >= 500) req.log.error({ err: error.cause ?? error, requestId: String(req.id), status: error.status }, 'request failed');
       return sendProblem(req, reply, problemFromError(error));
     }
     const problem = fastifyErrorProblem(error as never, deps.config.DOCUMENT_MAX_BYTES);
-    if (problem.status >= 500) req.log.error({ err: error }, 'unhandled error');
+    if (problem.status >= 500) req.log.error({ err: error, requestId: String(req.id), status: problem.status }, 'request failed');
     return sendProblem(req, reply, problem);
   });
 
@@ -125,21 +157,36 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
 
   await registerUploadRoute(app, deps);
 
+  // The REST adapter's handler sends through reply.send and resolves to undefined, which fastify
+  // takes for "nothing sent yet" while an async onSend hook (above) is still running, and sends a
+  // second time. Returning the reply tells fastify the handler answered.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.endsWith('/*')) return;
+    const handler = route.handler as (this: unknown, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+    route.handler = async function (this: unknown, req: FastifyRequest, reply: FastifyReply) {
+      const result = await handler.call(this, req, reply);
+      return result === undefined ? reply : result;
+    } as typeof route.handler;
+  });
+
   await app.register(fastifyTRPCOpenApiPlugin, {
     router: appRouter,
     createContext: createContextFactory(deps, 'rest'),
     responseMeta: responseMeta as never,
+    onError: logFault as never,
   });
 }
 
 export interface BuildServerOptions {
   logger?: boolean;
+  /** A logger of the caller's own (tests read what a fault logs); wins over `logger`. */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 /** The whole HTTP service, without listening: tests inject into it, main.ts listens. */
 export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ? { level: deps.config.LOG_LEVEL } : false,
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ? { level: deps.config.LOG_LEVEL } : false }),
     bodyLimit: BODY_LIMIT,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -161,6 +208,7 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
       router: appRouter,
       createContext: createContextFactory(deps, 'trpc'),
       responseMeta: responseMeta as never,
+      onError: logFault as never,
     },
   });
 

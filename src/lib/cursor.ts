@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from './canonical-json';
 import { AppError } from './errors';
 
 /**
@@ -26,19 +27,8 @@ interface Payload {
   k: [string | null, string];
 }
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 function bindingDigest(binding: CursorBinding): string {
-  return createHmac('sha256', 'cursor-binding').update(canonical(binding)).digest('base64url').slice(0, 22);
+  return createHmac('sha256', 'cursor-binding').update(canonicalJson(binding)).digest('base64url').slice(0, 22);
 }
 
 function sign(secret: string, body: string): string {

@@ -78,10 +78,25 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/** Where a request limit stands (services/rate-limit): the edge turns it into RateLimit-* headers. */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window resets. */
+  resetSeconds: number;
+}
+
 export interface AppErrorOptions {
   detail?: string;
   errors?: FieldError[];
-  /** Response headers the refusal needs (Retry-After). */
+  /** When the caller may retry (a 429, a 409 idempotency_in_progress); the edge names the header. */
+  retryAfterSeconds?: number;
+  /** The request limit this refusal concerns, to be reported with it. */
+  rateLimit?: RateLimitState;
+  /**
+   * Response headers an edge step (src/routers) attached itself. Services never set headers: they
+   * give `retryAfterSeconds` and `rateLimit`, which routers/middleware/response-headers.ts names.
+   */
   headers?: Record<string, string>;
   cause?: unknown;
 }
@@ -95,6 +110,8 @@ export class AppError extends TRPCError {
   readonly status: number;
   readonly detail: string | undefined;
   readonly fieldErrors: FieldError[] | undefined;
+  readonly retryAfterSeconds: number | undefined;
+  readonly rateLimit: RateLimitState | undefined;
   readonly headers: Record<string, string> | undefined;
 
   constructor(code: ErrorCode, opts: AppErrorOptions = {}) {
@@ -109,6 +126,8 @@ export class AppError extends TRPCError {
     this.status = entry.status;
     this.detail = opts.detail;
     this.fieldErrors = opts.errors;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
+    this.rateLimit = opts.rateLimit;
     this.headers = opts.headers;
   }
 }

@@ -43,9 +43,19 @@ const CODE_BY_TRPC: Partial<Record<TRPCError['code'], ErrorCode>> = {
   TOO_MANY_REQUESTS: 'rate_limited',
 };
 
+/**
+ * The detail of every answer of status 500 or more. What went wrong is in the log, under the request
+ * id the answer carries (`instance`, `request_id`, `X-Request-Id`); an AppError's own detail of a 5xx
+ * code is internal text and never reaches the caller.
+ */
+export const SERVER_FAULT_DETAIL = 'The service could not complete this request; quote the request id when reporting it';
+
 /** The problem for any error that reached the edge; nothing internal leaks from a 500. */
 export function problemFromError(error: unknown): Problem {
-  if (isAppError(error)) return problemForCode(error.appCode, error.detail, error.fieldErrors);
+  if (isAppError(error)) {
+    if (error.status >= 500) return problemForCode(error.appCode, SERVER_FAULT_DETAIL);
+    return problemForCode(error.appCode, error.detail, error.fieldErrors);
+  }
   if (error instanceof TRPCError) {
     if (error.code === 'UNSUPPORTED_MEDIA_TYPE' && /missing content-type/i.test(error.message)) {
       return problemForCode('invalid_request', 'The request body is missing (send a JSON object with Content-Type: application/json)');
@@ -56,7 +66,7 @@ export function problemFromError(error: unknown): Problem {
     const code = CODE_BY_TRPC[error.code];
     if (code) return problemForCode(code, code === 'not_found' ? 'No such resource' : error.message);
   }
-  return problemForCode('internal');
+  return problemForCode('internal', SERVER_FAULT_DETAIL);
 }
 
 export { pointerLabel };

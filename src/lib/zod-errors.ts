@@ -26,17 +26,36 @@ function pointerFor(path: readonly PropertyKey[], locate: InputLocation): string
   return `${prefix}/${[first, ...rest].map(escapePointerToken).join('/')}`;
 }
 
-function describe(issue: z.core.$ZodIssue): string {
+/** What the request carried at an issue's path (`undefined` when nothing was sent there). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const token of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    if (!Object.prototype.hasOwnProperty.call(value, token)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[token];
+  }
+  return value;
+}
+
+/**
+ * zod 4 leaves `input` off its issues unless parsing asked for it (tRPC does not), so the value is
+ * looked up in the raw input: nothing there is a missing field, anything else is of the wrong type.
+ */
+function describe(issue: z.core.$ZodIssue, rawInput: unknown): string {
   if (issue.code === 'invalid_type') {
-    const received = (issue as { input?: unknown }).input;
+    const received = 'input' in issue ? issue.input : valueAt(rawInput, issue.path);
     if (received === undefined) return 'is required';
-    return `must be ${issue.expected === 'object' ? 'a JSON object' : `of type ${issue.expected}`}`;
+    const expected = issue.expected === 'object' ? 'a JSON object' : `of type ${issue.expected}`;
+    return received === null ? `must be ${expected}, not null` : `must be ${expected}`;
   }
   return issue.message;
 }
 
-/** Turns a zod failure of the input into a 400 `invalid_request` or a 422 `validation`. */
-export function inputError(error: z.ZodError, locate: InputLocation): AppError {
+/**
+ * Turns a zod failure of the input into a 400 `invalid_request` or a 422 `validation`. `rawInput` is
+ * the input as received (body merged with path and query parameters), to tell missing from wrong.
+ */
+export function inputError(error: z.ZodError, locate: InputLocation, rawInput?: unknown): AppError {
   const fieldErrors: FieldError[] = [];
   let shapeError = false;
   for (const issue of error.issues) {
@@ -48,7 +67,7 @@ export function inputError(error: z.ZodError, locate: InputLocation): AppError {
       continue;
     }
     if (!isRuleIssue(issue)) shapeError = true;
-    fieldErrors.push({ pointer: pointerFor(issue.path, locate), detail: describe(issue) });
+    fieldErrors.push({ pointer: pointerFor(issue.path, locate), detail: describe(issue, rawInput) });
   }
   const detail = fieldErrors
     .map((e) => `${e.pointer ? e.pointer.replace(/^\//, '').replace(/\//g, '.') : 'body'} ${e.detail}`)

@@ -1,9 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client';
 import type { AppDeps } from '../deps';
+import { bearerToken, credentialKind } from '../services/access/authenticate';
 import { guardRequest } from '../services/access/authenticate-request';
+import type { AppError } from '../lib/errors';
 import type { Principal } from '../services/access/principal';
 import { runWrite } from '../services/idempotency/write-transaction';
+import { isAppError } from '../lib/errors';
+import { answerOfHeaders, rateLimitHeaders, refusalHeaders, replayHeaders } from './middleware/response-headers';
+
+/** Requests already counted by guardRoute (a refusal later in the route must not count them again). */
+const guarded = new WeakSet<FastifyRequest>();
 
 /**
  * The procedure pipeline for a plain fastify route (the multipart upload, which the REST adapter
@@ -12,12 +19,36 @@ import { runWrite } from '../services/idempotency/write-transaction';
  * a refusal is thrown as an AppError (the /v1 error handler renders it as a problem).
  */
 export async function guardRoute(deps: AppDeps, req: FastifyRequest, reply: FastifyReply): Promise<Principal> {
-  const headers: Record<string, string> = {};
+  guarded.add(req);
   try {
     const authorization = req.headers.authorization;
-    return await guardRequest({ db: deps.db, rateLimits: deps.rateLimits, now: deps.now }, { authorization, ip: req.ip }, headers);
-  } finally {
-    reply.headers(headers);
+    const { principal, rateLimit } = await guardRequest({ db: deps.db, rateLimits: deps.rateLimits, now: deps.now }, { authorization, ip: req.ip });
+    if (rateLimit) reply.headers(rateLimitHeaders(rateLimit));
+    return principal;
+  } catch (e) {
+    // Headers set on the reply survive the error handler, whichever renders the refusal.
+    if (isAppError(e)) reply.headers(refusalHeaders(e));
+    throw e;
+  }
+}
+
+/**
+ * For an API-key request that fastify refused before any route ran (malformed JSON 400, 413, 415):
+ * the same authentication and limit accounting as every API-key request (guardRoute), so its answer
+ * carries the RateLimit-* headers too. Answers the refusal of those steps (401, 429), which comes
+ * first, as on every route; undefined when the request passed them, carries no API key, or was
+ * already guarded by its route (the upload's multipart refusals come after guardRoute).
+ */
+export async function guardRefusedRequest(deps: AppDeps, req: FastifyRequest, reply: FastifyReply): Promise<AppError | undefined> {
+  const authorization = req.headers.authorization;
+  const token = authorization ? bearerToken(authorization) : undefined;
+  if (!token || credentialKind(token) !== 'api_key' || guarded.has(req)) return undefined;
+  try {
+    await guardRoute(deps, req, reply);
+    return undefined;
+  } catch (e) {
+    if (isAppError(e)) return e;
+    throw e;
   }
 }
 
@@ -48,7 +79,15 @@ export async function sendIdempotentWrite(
       route: write.route,
       input: write.input,
     },
-    { run: write.run, answerOf: (a) => a, replay: (stored) => stored },
-  );
+    {
+      run: write.run,
+      answerOf: (a) => answerOfHeaders(a.status, a.headers, a.body),
+      replay: (stored) => ({ status: stored.status, headers: replayHeaders(stored), body: stored.body }),
+    },
+  ).catch((e: unknown) => {
+    // A refusal (409 in progress: when to retry) carries its headers on the reply.
+    if (isAppError(e)) reply.headers(refusalHeaders(e));
+    throw e;
+  });
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }

@@ -37,22 +37,31 @@ function locator(meta: Meta | undefined) {
   return (name: string) => (pathParams.has(name) ? 'path' : method === 'GET' || method === 'DELETE' ? 'query' : 'body') as 'path' | 'query' | 'body';
 }
 
+/** Errors already logged by a procedure; the adapters' onError logs only the others (server.ts). */
+export const loggedFaults = new WeakSet<object>();
+
 /**
  * Converts failures into the service's error catalogue in one place: input that fails its schema
- * becomes 400 or 422 with pointers, an unexpected fault becomes a logged 500.
+ * becomes 400 or 422 with pointers, an unexpected fault becomes a 500. Every answer of status 500 or
+ * more (an AppError of a 5xx code included) is logged here with its cause and the request id; the
+ * answer itself carries nothing internal (problem.ts).
  */
-const errorConversion = t.middleware(async ({ next, meta, ctx, path }) => {
+const errorConversion = t.middleware(async ({ next, meta, ctx, path, getRawInput }) => {
   const result = await next();
   if (result.ok) return result;
   const error = result.error;
-  if (error instanceof AppError) throw error;
-  if (error.code === 'BAD_REQUEST' && error.cause instanceof z.ZodError) {
-    throw inputError(error.cause, locator(meta));
+  let converted: TRPCError;
+  if (error instanceof AppError) converted = error;
+  else if (error.code === 'BAD_REQUEST' && error.cause instanceof z.ZodError) {
+    const rawInput = await getRawInput().catch(() => undefined);
+    converted = inputError(error.cause, locator(meta), rawInput);
+  } else converted = error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR' ? error : new AppError('internal', { cause: error.cause ?? error });
+  const status = converted instanceof AppError ? converted.status : problemFromError(converted).status;
+  if (status >= 500) {
+    ctx.log.error({ err: converted.cause ?? converted, path, requestId: ctx.requestId, status }, 'request failed');
+    loggedFaults.add(converted);
   }
-  if (error.code === 'INTERNAL_SERVER_ERROR') {
-    ctx.log.error({ err: error.cause ?? error, path, requestId: ctx.requestId }, 'unhandled error');
-  }
-  throw error instanceof TRPCError ? error : new AppError('internal', { cause: error });
+  throw converted;
 });
 
 export const publicProcedure = t.procedure.use(errorConversion);

@@ -2,6 +2,7 @@ import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import type { Principal } from '../../services/access/principal';
 import { runWrite } from '../../services/idempotency/write-transaction';
 import { middleware } from '../trpc';
+import { answerOfHeaders, replayHeaders } from './response-headers';
 
 /**
  * Idempotency and the transaction of every write, as one step (see runWrite). The handler sees the
@@ -23,10 +24,10 @@ export const writeTransaction = middleware(async ({ ctx, next, path, meta, getRa
     },
     {
       run: (tx) => next({ ctx: { db: tx } }),
-      answerOf: (result) => (result.ok ? { status: ctx.out.status ?? 200, headers: ctx.out.headers, body: result.data } : undefined),
+      answerOf: (result) => (result.ok ? answerOfHeaders(ctx.out.status ?? 200, ctx.out.headers, result.data) : undefined),
       replay: (stored) => {
         ctx.out.status = stored.status;
-        Object.assign(ctx.out.headers, stored.headers);
+        Object.assign(ctx.out.headers, replayHeaders(stored));
         // The stored answer stands in for the handler's: nothing below this step runs.
         return { ok: true, data: stored.body, marker: middlewareMarker } as unknown as Result;
       },

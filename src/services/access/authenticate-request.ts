@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { rateLimitedError, rateLimitHeaders, type RateLimits } from '../rate-limit/limits';
+import { rateLimitedError, type LimitState, type RateLimits } from '../rate-limit/limits';
 import { authenticate, bearerToken, credentialKind } from './authenticate';
 import type { Principal } from './principal';
 
@@ -31,10 +31,10 @@ function countsAsKeyAttempt(authorization: string | undefined): boolean {
 /**
  * Authenticates a request for any transport (tRPC middleware, REST facade, the fastify upload route).
  * An address over its failed-authentication limit is refused with 429 before the key is even looked
- * at; each failed key authentication is counted. `headers` receives the address limit's RateLimit-*
- * headers when the address is concerned.
+ * at; each failed key authentication is counted, and its 401 carries where the address stands
+ * (`rateLimit`), which the edge reports in RateLimit-* headers.
  */
-export async function authenticateRequest(deps: GuardDeps, req: RequestCredentials, headers: Record<string, string>): Promise<Principal> {
+export async function authenticateRequest(deps: GuardDeps, req: RequestCredentials): Promise<Principal> {
   const counted = countsAsKeyAttempt(req.authorization);
   if (counted) {
     const address = await deps.rateLimits.addressState(req.ip);
@@ -45,30 +45,26 @@ export async function authenticateRequest(deps: GuardDeps, req: RequestCredentia
   } catch (e) {
     if (counted && e instanceof AppError && e.appCode === 'unauthenticated') {
       const address = await deps.rateLimits.recordAuthFailure(req.ip);
-      Object.assign(headers, rateLimitHeaders(address));
+      throw new AppError(e.appCode, { detail: e.detail, errors: e.fieldErrors, cause: e.cause, rateLimit: address });
     }
     throw e;
   }
 }
 
 /**
- * Counts an API-key request against its key's and its organization's limits and sets the RateLimit-*
- * headers of the tightest one; 429 when one is reached. Sessions (people) are not rate limited.
+ * Counts an API-key request against its key's and its organization's limits; answers the state of
+ * the tightest one (for the RateLimit-* headers the edge sets), or refuses with 429 when one is
+ * reached. Sessions (people) are not rate limited: undefined.
  */
-export async function applyRateLimits(deps: GuardDeps, principal: Principal, headers: Record<string, string>): Promise<void> {
-  if (principal.via !== 'api_key') return;
+export async function applyRateLimits(deps: GuardDeps, principal: Principal): Promise<LimitState | undefined> {
+  if (principal.via !== 'api_key') return undefined;
   const [tightest] = await deps.rateLimits.hitKey(principal.credentialId, principal.organizationId);
-  if (!tightest) return;
-  Object.assign(headers, rateLimitHeaders(tightest));
-  if (!tightest.allowed) throw rateLimitedError(tightest);
+  if (tightest && !tightest.allowed) throw rateLimitedError(tightest);
+  return tightest;
 }
 
-/**
- * Both steps at once, for routes outside tRPC (the multipart upload): copy `headers` onto the reply
- * whether this resolves or throws, and render a thrown AppError as the problem it carries.
- */
-export async function guardRequest(deps: GuardDeps, req: RequestCredentials, headers: Record<string, string>): Promise<Principal> {
-  const principal = await authenticateRequest(deps, req, headers);
-  await applyRateLimits(deps, principal, headers);
-  return principal;
+/** Both steps at once, for routes outside tRPC (the multipart upload). */
+export async function guardRequest(deps: GuardDeps, req: RequestCredentials): Promise<{ principal: Principal; rateLimit: LimitState | undefined }> {
+  const principal = await authenticateRequest(deps, req);
+  return { principal, rateLimit: await applyRateLimits(deps, principal) };
 }

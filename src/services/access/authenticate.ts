@@ -23,8 +23,9 @@ export function bearerToken(authorization: string | undefined): string | undefin
   return m?.[1];
 }
 
+/** 401; the edge adds the Bearer challenge every 401 carries. */
 function unauthenticated(detail: string): AppError {
-  return new AppError('unauthenticated', { detail, headers: { 'WWW-Authenticate': 'Bearer' } });
+  return new AppError('unauthenticated', { detail });
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, gt } from 'drizzle-orm';
 import { queryRows, sql, type Database } from '../../db/client';
 import { idempotencyKeys } from '../../db/schema';
+import { canonicalJson } from '../../lib/canonical-json';
 import { AppError } from '../../lib/errors';
 import type { Principal } from '../access/principal';
 
@@ -41,15 +42,8 @@ export function idempotencyKeyRequired(): AppError {
   });
 }
 
-/** JSON with object keys sorted at every depth: the same value always gives the same text. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
+/** The one canonical JSON of the service (lib/canonical-json.ts), which fingerprints hash. */
+export { canonicalJson };
 
 /**
  * What makes two requests "the same": method, route template (the procedure path, identical on
@@ -70,11 +64,27 @@ export interface KeyRef {
   key: string;
 }
 
+/** A success as it is kept under a key: what a replay answers. */
 export interface StoredAnswer {
   fingerprint: string;
   status: number;
   body: unknown;
-  headers: Record<string, string>;
+  /** The record's ETag value (quoted revision), when the answer had one. */
+  etag?: string;
+  /** The created record's address, when the answer had one. */
+  location?: string;
+}
+
+/**
+ * The `headers` column keeps etag and location under the keys `ETag` and `Location` (the format of
+ * rows already stored; kept so that their replays stay valid).
+ */
+function toStoredHeaders(answer: { etag?: string; location?: string }): Record<string, string> {
+  return { ...(answer.etag ? { ETag: answer.etag } : {}), ...(answer.location ? { Location: answer.location } : {}) };
+}
+
+function fromStoredHeaders(headers: Record<string, string>): { etag?: string; location?: string } {
+  return { ...(headers.ETag ? { etag: headers.ETag } : {}), ...(headers.Location ? { location: headers.Location } : {}) };
 }
 
 /**
@@ -104,7 +114,8 @@ export async function findStoredAnswer(tx: Database, ref: KeyRef, now: Date): Pr
         gt(idempotencyKeys.expiresAt, now),
       ),
     );
-  return row ? { ...row, body: JSON.parse(row.body) as unknown } : undefined;
+  if (!row) return undefined;
+  return { fingerprint: row.fingerprint, status: row.status, body: JSON.parse(row.body) as unknown, ...fromStoredHeaders(row.headers) };
 }
 
 /**
@@ -117,7 +128,7 @@ export async function storeAnswer(tx: Database, ref: KeyRef, answer: StoredAnswe
     route: answer.route,
     status: answer.status,
     body: JSON.stringify(answer.body ?? null),
-    headers: answer.headers,
+    headers: toStoredHeaders(answer),
     createdAt: now,
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
   };

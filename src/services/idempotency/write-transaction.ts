@@ -12,11 +12,7 @@ import {
   storeAnswer,
   tryLockKey,
   type KeyRef,
-  type StoredAnswer,
 } from './idempotency';
-
-/** Headers of a success that belong to the stored answer and are replayed with it. */
-export const REPLAYED_HEADERS = ['ETag', 'Location'] as const;
 
 export interface WriteDeps {
   db: Database;
@@ -36,13 +32,26 @@ export interface WriteRequest {
   input: unknown;
 }
 
+/** A write's success, as stored under its key: status, body, and the record's etag and location. */
+export interface WriteAnswer {
+  status: number;
+  body: unknown;
+  etag?: string;
+  location?: string;
+}
+
+/** A stored answer given again for a repeated request; the edge marks it as a replay. */
+export interface ReplayedAnswer extends WriteAnswer {
+  replayed: true;
+}
+
 export interface WriteSteps<R> {
   /** Runs the write inside the transaction. */
   run(tx: Database): Promise<R>;
   /** The answer to store when `result` is a success; undefined for a refusal (rolled back, not stored). */
-  answerOf(result: R): { status: number; headers: Record<string, string>; body: unknown } | undefined;
-  /** The result standing for a stored answer (its headers already carry Idempotent-Replayed: true). */
-  replay(stored: StoredAnswer): R;
+  answerOf(result: R): WriteAnswer | undefined;
+  /** The result standing for a stored answer. */
+  replay(stored: ReplayedAnswer): R;
 }
 
 /**
@@ -53,7 +62,7 @@ export interface WriteSteps<R> {
  * 2. Open the transaction; take the key's transaction-scoped advisory lock without waiting.
  * 3. A stored answer of the same fingerprint is replayed; of another, 409 idempotency_key_reused.
  *    No stored answer and the lock held elsewhere: the first request is still running, 409
- *    idempotency_in_progress with Retry-After.
+ *    idempotency_in_progress with the seconds to wait before retrying.
  * 4. Otherwise run the write and store its answer in the same transaction, so a crash stores neither
  *    the record nor the key. A refusal rolls everything back and stores nothing.
  */
@@ -77,7 +86,7 @@ export async function runWrite<R>(deps: WriteDeps, req: WriteRequest, steps: Wri
         if (!locked && !stored) {
           throw new AppError('idempotency_in_progress', {
             detail: 'The first request with this Idempotency-Key is still running; retry after Retry-After seconds',
-            headers: { 'Retry-After': String(IN_PROGRESS_RETRY_AFTER_SECONDS) },
+            retryAfterSeconds: IN_PROGRESS_RETRY_AFTER_SECONDS,
           });
         }
         if (stored) {
@@ -86,7 +95,8 @@ export async function runWrite<R>(deps: WriteDeps, req: WriteRequest, steps: Wri
               detail: 'This Idempotency-Key was used for a different request; use a new key for a new request',
             });
           }
-          return steps.replay({ ...stored, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } });
+          const { fingerprint: _fingerprint, ...answer } = stored;
+          return steps.replay({ ...answer, replayed: true });
         }
       }
 
@@ -97,8 +107,7 @@ export async function runWrite<R>(deps: WriteDeps, req: WriteRequest, steps: Wri
         throw rollback;
       }
       if (ref) {
-        const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((h) => (answer.headers[h] ? [[h, answer.headers[h]]] : [])));
-        await storeAnswer(tx, ref, { fingerprint, route: req.route, status: answer.status, body: answer.body, headers }, now);
+        await storeAnswer(tx, ref, { fingerprint, route: req.route, status: answer.status, body: answer.body, etag: answer.etag, location: answer.location }, now);
       }
       await deps.faults?.beforeCommit?.({ path: req.route, db: tx });
       return result;

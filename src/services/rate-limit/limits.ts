@@ -113,18 +113,9 @@ export function tightestFirst(states: LimitState[]): LimitState[] {
   );
 }
 
-/** The `RateLimit-*` headers of a limit (draft-ietf-httpapi-ratelimit-headers, delta seconds). */
-export function rateLimitHeaders(s: LimitState): Record<string, string> {
-  return {
-    'RateLimit-Limit': String(s.limit),
-    'RateLimit-Remaining': String(s.remaining),
-    'RateLimit-Reset': String(s.resetSeconds),
-  };
-}
-
-/** 429 with Retry-After never earlier than the reset. */
+/** 429, with the limit's state and when to retry (never earlier than the reset); the edge writes the headers. */
 export function rateLimitedError(s: LimitState): AppError {
-  const retryAfter = String(Math.max(1, s.resetSeconds));
+  const retryAfterSeconds = Math.max(1, s.resetSeconds);
   const what =
     s.name === 'address'
       ? 'Too many failed authentications from this address'
@@ -132,8 +123,9 @@ export function rateLimitedError(s: LimitState): AppError {
         ? "The organization's request limit across its API keys is reached"
         : "This API key's request limit is reached";
   return new AppError('rate_limited', {
-    detail: `${what}; retry after ${retryAfter} seconds`,
-    headers: { ...rateLimitHeaders(s), 'Retry-After': retryAfter },
+    detail: `${what}; retry after ${retryAfterSeconds} seconds`,
+    rateLimit: s,
+    retryAfterSeconds,
   });
 }
 
