@@ -8,6 +8,8 @@ import {
   createTradeLine,
 } from '../../src/services/receivables/reference-data';
 import { issueDocument } from '../../src/services/receivables/issue-document';
+import { createTestCustomer } from './customer';
+import { createTestOrganization } from './organization';
 
 /** Reference data of one organization, as most receivables tests need it. */
 export async function createReceivablesSetup(db: Database, organizationId: string) {
@@ -57,3 +59,26 @@ export async function uploadTestDocument(db: Database, organizationId: string, m
 export async function issueTestDocument(db: Database, organizationId: string, documentId: string, actorMemberId: string, now = new Date()) {
   return issueDocument(db, { organizationId, documentId, actorMemberId, now, reason: 'Issued in a test', via: 'grant' });
 }
+
+/**
+ * An organization ready to prepare documents: reference data, a MYR customer on 30 days, and
+ * builders of a valid one-line sales invoice body (3 × 120.50 less 10.00 at SST service tax 8%).
+ */
+export async function createInvoiceWorld(db: Database) {
+  const org = await createTestOrganization(db);
+  const ref = await createReceivablesSetup(db, org.id);
+  const customer = await createTestCustomer(db, org.id, { paymentTermsDays: 30 });
+  const line = (over: Record<string, unknown> = {}) => ({
+    account_id: ref.revenue.id,
+    description: 'Consulting',
+    quantity: '3',
+    unit_price: '120.50',
+    discount_amount: '10.00',
+    tax_code_id: ref.sv8.id,
+    ...over,
+  });
+  const body = (over: Record<string, unknown> = {}) => ({ kind: 'sales_invoice', customer_id: customer.id, lines: [line()], ...over });
+  return { org, ref, customer, line, body };
+}
+
+export type InvoiceWorld = Awaited<ReturnType<typeof createInvoiceWorld>>;

@@ -2,9 +2,7 @@ import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/lib/errors';
 import { allocate, recordReceipt, reverseAllocation } from '../../src/services/receivables/allocations';
-import { createTestCustomer } from '../factories/customer';
-import { createTestOrganization } from '../factories/organization';
-import { createReceivablesSetup, issueTestDocument } from '../factories/receivables';
+import { createInvoiceWorld, issueTestDocument, type InvoiceWorld } from '../factories/receivables';
 import { onPostgres, useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
 
@@ -17,24 +15,8 @@ const t = useTestApp();
 const { post, get } = httpHelpers(t);
 const URL = '/v1/receivables/invoices';
 
-async function world() {
-  const org = await createTestOrganization(t.db);
-  const ref = await createReceivablesSetup(t.db, org.id);
-  const customer = await createTestCustomer(t.db, org.id, { paymentTermsDays: 30 });
-  const line = (over: Record<string, unknown> = {}) => ({
-    account_id: ref.revenue.id,
-    description: 'Consulting',
-    quantity: '3',
-    unit_price: '120.50',
-    discount_amount: '10.00',
-    tax_code_id: ref.sv8.id,
-    ...over,
-  });
-  const body = (over: Record<string, unknown> = {}) => ({ kind: 'sales_invoice', customer_id: customer.id, lines: [line()], ...over });
-  return { org, ref, customer, line, body };
-}
-
-type World = Awaited<ReturnType<typeof world>>;
+const world = () => createInvoiceWorld(t.db);
+type World = InvoiceWorld;
 
 async function prepared(w: World, over: Record<string, unknown> = {}) {
   const res = await post(URL, w.body(over), w.org.owner.apiKey);

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createTestCustomer } from '../factories/customer';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import {
-  createReceivablesSetup,
   createTestCustomFields,
   createTradeLine,
   issueTestDocument,
   uploadTestDocument,
-  type ReceivablesSetup,
+  createInvoiceWorld,
+  type InvoiceWorld,
 } from '../factories/receivables';
 import { useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
@@ -19,24 +19,8 @@ const t = useTestApp();
 const { post, get } = httpHelpers(t);
 const URL = '/v1/receivables/invoices';
 
-async function world() {
-  const org = await createTestOrganization(t.db);
-  const ref = await createReceivablesSetup(t.db, org.id);
-  const customer = await createTestCustomer(t.db, org.id, { paymentTermsDays: 30 });
-  const line = (over: Record<string, unknown> = {}) => ({
-    account_id: ref.revenue.id,
-    description: 'Consulting',
-    quantity: '3',
-    unit_price: '120.50',
-    discount_amount: '10.00',
-    tax_code_id: ref.sv8.id,
-    ...over,
-  });
-  const body = (over: Record<string, unknown> = {}) => ({ kind: 'sales_invoice', customer_id: customer.id, lines: [line()], ...over });
-  return { org, ref, customer, line, body };
-}
-
-type World = Awaited<ReturnType<typeof world>>;
+const world = () => createInvoiceWorld(t.db);
+type World = InvoiceWorld;
 
 /** Prepares and issues an invoice of the world's customer; answers its id. */
 async function issuedInvoice(w: World, over: Record<string, unknown> = {}) {
