@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig, payoutEncryptionKey } from './config';
 import { openDatabase } from './db/client';
@@ -26,12 +28,18 @@ async function main() {
 
   let demoKey: string | undefined;
   let demoCustomer: string | undefined;
+  let demoFile: string | undefined;
   if (config.SEED_DEMO === 'true' && (await isDatabaseEmpty(handle.db))) {
     const demo = await handle.db.transaction((tx) => seedDemo(tx as never, new Date(), { payoutKey: payoutEncryptionKey(config) }));
     const org = demo.organizations[0];
     demoKey = org?.members.find((m) => m.role === 'owner')?.api_key;
     demoCustomer = org?.customers[0]?.id;
-    log.info('seeded the demo data set (npm run admin -- demo --json adds another)');
+    if (handle.kind === 'pglite') {
+      // Every id and credential of the sandbox, readable by its owner only, beside the database it belongs to.
+      demoFile = join(config.DATA_DIR, 'demo.json');
+      writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+    }
+    log.info('seeded the demo data set');
   }
 
   const app = await buildServer(deps, { logger: true });
@@ -56,8 +64,9 @@ async function main() {
   if (demoKey) {
     lines.push(`  Demo API key (owner of Acme Trading Sdn Bhd): ${demoKey}`);
     lines.push(`  Try:      curl -H "Authorization: Bearer ${demoKey}" ${base}/v1/receivables/customers/${demoCustomer}`);
+    if (demoFile) lines.push(`  Every demo id and credential (members of each role, customers, accounts, tax codes, ...): ${demoFile}`);
   } else {
-    lines.push('  Existing database: issue a key with `npm run admin -- demo --json` or `npm run admin -- key create ...`');
+    lines.push(`  Existing database: the demo ids and credentials are in ${join(config.DATA_DIR, 'demo.json')} when it was seeded here; admin commands (npm run admin) need the server stopped on the embedded database`);
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }

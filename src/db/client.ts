@@ -8,6 +8,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
+import { acquireEmbeddedLock } from './embedded-lock';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -51,8 +52,22 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       close: () => client.end({ timeout: 5 }),
     };
   }
-  const client = await PGlite.create({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, extensions: { pg_trgm } });
-  return pgliteHandle(client);
+  const onDisk = Boolean(opts.dataDir) && !opts.dataDir!.startsWith('memory://');
+  const release = onDisk ? acquireEmbeddedLock(opts.dataDir!) : () => {};
+  try {
+    const client = await PGlite.create({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, extensions: { pg_trgm } });
+    const handle = pgliteHandle(client);
+    return {
+      ...handle,
+      close: async () => {
+        await handle.close();
+        release();
+      },
+    };
+  } catch (e) {
+    release();
+    throw e;
+  }
 }
 
 export function pgliteHandle(client: PGlite): DatabaseHandle {
