@@ -87,3 +87,35 @@ export async function setTradeLineInvoiced(db: Database, q: { organizationId: st
     .set({ quantityInvoiced: q.quantityInvoiced })
     .where(and(eq(tradeLines.organizationId, q.organizationId), eq(tradeLines.id, q.id)));
 }
+
+/** Inserts of reference data; each returns the new row (undefined only if the database returned none). */
+
+export async function insertAccount(db: Database, values: typeof accounts.$inferInsert) {
+  const [row] = await db.insert(accounts).values(values).returning();
+  return row;
+}
+
+export async function insertTaxCode(db: Database, values: typeof taxCodes.$inferInsert) {
+  const [row] = await db.insert(taxCodes).values(values).returning();
+  return row;
+}
+
+export async function insertAnalyticAxis(db: Database, values: typeof analyticAxes.$inferInsert) {
+  const [row] = await db.insert(analyticAxes).values(values).returning();
+  return row;
+}
+
+export async function insertAnalyticAccount(db: Database, values: typeof analyticAccounts.$inferInsert) {
+  const [row] = await db.insert(analyticAccounts).values(values).returning();
+  return row;
+}
+
+export async function insertCustomFieldDefinition(db: Database, values: typeof customFieldDefinitions.$inferInsert) {
+  const [row] = await db.insert(customFieldDefinitions).values(values).returning();
+  return row;
+}
+
+export async function insertTradeLine(db: Database, values: typeof tradeLines.$inferInsert) {
+  const [row] = await db.insert(tradeLines).values(values).returning();
+  return row;
+}

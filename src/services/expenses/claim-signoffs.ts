@@ -1,8 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { bumpClaimRevision, listClaimLines, listLineShares, lockClaim } from '../../db/queries/claims';
+import { bumpClaimRevision, insertClaimSignoff, listClaimLines, listLineShares, lockClaim, signOpenClaimSignoff } from '../../db/queries/claims';
 import { findOrganization } from '../../db/queries/organizations';
-import { claimSignoffs, type SignoffGap } from '../../db/schema';
+import type { SignoffGap } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { Dec, formatAmount } from '../../lib/money';
 
@@ -39,22 +38,19 @@ export async function openClaimSignoffs(
   }
   const rows = [];
   for (const [accountId, entry] of byAccount) {
-    const [row] = await db
-      .insert(claimSignoffs)
-      .values({
-        organizationId: input.organizationId,
-        claimId: claim.id,
-        state: input.state,
-        analyticAccountId: accountId,
-        axisId: entry.axisId,
-        accountCode: entry.code,
-        accountName: entry.name,
-        amount: formatAmount(entry.amount, org.baseCurrency),
-        currency: org.baseCurrency,
-        eligible: input.eligible(accountId),
-        gap: input.gap?.(accountId) ?? null,
-      })
-      .returning();
+    const row = await insertClaimSignoff(db, {
+      organizationId: input.organizationId,
+      claimId: claim.id,
+      state: input.state,
+      analyticAccountId: accountId,
+      axisId: entry.axisId,
+      accountCode: entry.code,
+      accountName: entry.name,
+      amount: formatAmount(entry.amount, org.baseCurrency),
+      currency: org.baseCurrency,
+      eligible: input.eligible(accountId),
+      gap: input.gap?.(accountId) ?? null,
+    });
     rows.push(row);
   }
   await bumpClaimRevision(db, { organizationId: input.organizationId, id: claim.id });
@@ -74,18 +70,18 @@ export async function signClaimSignoff(
     now: Date;
   },
 ) {
-  const [row] = await db
-    .update(claimSignoffs)
-    .set({
+  const row = await signOpenClaimSignoff(
+    db,
+    { organizationId: input.organizationId, id: input.signoffId },
+    {
       signatureId: crypto.randomUUID(),
       signedActorMemberId: input.actorMemberId,
       signedAuthorityMemberId: input.authorityMemberId ?? input.actorMemberId,
       signedAt: input.now,
       signedVia: input.via,
       approverAssignmentId: input.approverAssignmentId ?? null,
-    })
-    .where(and(eq(claimSignoffs.organizationId, input.organizationId), eq(claimSignoffs.id, input.signoffId), isNull(claimSignoffs.signatureId)))
-    .returning();
+    },
+  );
   if (!row) throw new AppError('conflict', { detail: 'No such open sign-off (already signed?)' });
   await bumpClaimRevision(db, { organizationId: input.organizationId, id: row.claimId });
   return row;

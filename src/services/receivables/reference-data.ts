@@ -1,5 +1,13 @@
 import type { Database } from '../../db/client';
-import { accounts, analyticAccounts, analyticAxes, customFieldDefinitions, taxCodes, tradeLines, type CustomFieldType } from '../../db/schema';
+import {
+  insertAccount,
+  insertAnalyticAccount,
+  insertAnalyticAxis,
+  insertCustomFieldDefinition,
+  insertTaxCode,
+  insertTradeLine,
+} from '../../db/queries/reference-data';
+import type { CustomFieldType } from '../../db/schema';
 import { isTaxType, isUnitCode } from '../../lib/code-lists';
 import { AppError, validationError } from '../../lib/errors';
 import { checkRatePlaces, Dec, DECIMAL_PATTERN } from '../../lib/money';
@@ -20,10 +28,7 @@ export async function createAccount(
   input: { code: string; name: string; type?: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense'; active?: boolean },
 ) {
   if (!input.code.trim()) throw validationError('/code', 'must not be blank');
-  const [row] = await db
-    .insert(accounts)
-    .values({ organizationId, code: input.code.trim(), name: input.name, type: input.type ?? 'revenue', active: input.active ?? true })
-    .returning();
+  const row = await insertAccount(db, { organizationId, code: input.code.trim(), name: input.name, type: input.type ?? 'revenue', active: input.active ?? true });
   return must(row);
 }
 
@@ -34,26 +39,20 @@ export async function createTaxCode(
 ) {
   if (!isTaxType(input.taxType)) throw validationError('/tax_type', 'is not a MyInvois tax type (01 to 06, E)');
   if (!checkRatePlaces(input.rate) || new Dec(input.rate).isNegative()) throw validationError('/rate', 'must be a non-negative decimal with up to 10 places');
-  const [row] = await db
-    .insert(taxCodes)
-    .values({
-      organizationId,
-      code: input.code,
-      name: input.name ?? input.code,
-      rate: input.rate,
-      taxType: input.taxType,
-      taxPackKind: input.taxPackKind ?? 'my_sst',
-      active: input.active ?? true,
-    })
-    .returning();
+  const row = await insertTaxCode(db, {
+    organizationId,
+    code: input.code,
+    name: input.name ?? input.code,
+    rate: input.rate,
+    taxType: input.taxType,
+    taxPackKind: input.taxPackKind ?? 'my_sst',
+    active: input.active ?? true,
+  });
   return must(row);
 }
 
 export async function createAnalyticAxis(db: Database, organizationId: string, input: { code: string; name: string; isProjectAxis?: boolean }) {
-  const [row] = await db
-    .insert(analyticAxes)
-    .values({ organizationId, code: input.code, name: input.name, isProjectAxis: input.isProjectAxis ?? false })
-    .returning();
+  const row = await insertAnalyticAxis(db, { organizationId, code: input.code, name: input.name, isProjectAxis: input.isProjectAxis ?? false });
   return must(row);
 }
 
@@ -62,10 +61,7 @@ export async function createAnalyticAccount(
   organizationId: string,
   input: { axisId: string; code: string; name: string; active?: boolean },
 ) {
-  const [row] = await db
-    .insert(analyticAccounts)
-    .values({ organizationId, axisId: input.axisId, code: input.code, name: input.name, active: input.active ?? true })
-    .returning();
+  const row = await insertAnalyticAccount(db, { organizationId, axisId: input.axisId, code: input.code, name: input.name, active: input.active ?? true });
   return must(row);
 }
 
@@ -84,19 +80,16 @@ export async function createCustomFieldDefinition(
 ) {
   if (!/^[a-z][a-z0-9_]{0,62}$/.test(input.key)) throw validationError('/key', 'must be lower-case letters, digits and underscores');
   if (input.type === 'select' && !input.options?.length) throw validationError('/options', 'a select field needs options');
-  const [row] = await db
-    .insert(customFieldDefinitions)
-    .values({
-      organizationId,
-      recordType: input.recordType ?? 'receivable_document',
-      key: input.key,
-      label: input.label,
-      type: input.type,
-      options: input.options ?? [],
-      required: input.required ?? false,
-      active: input.active ?? true,
-    })
-    .returning();
+  const row = await insertCustomFieldDefinition(db, {
+    organizationId,
+    recordType: input.recordType ?? 'receivable_document',
+    key: input.key,
+    label: input.label,
+    type: input.type,
+    options: input.options ?? [],
+    required: input.required ?? false,
+    active: input.active ?? true,
+  });
   return must(row);
 }
 
@@ -116,19 +109,16 @@ export async function createTradeLine(
 ) {
   if (!DECIMAL_PATTERN.test(input.quantity) || !new Dec(input.quantity).gt(0)) throw validationError('/quantity', 'must be positive');
   if (input.unitCode && !isUnitCode(input.unitCode)) throw validationError('/unit_code', 'is not a UN/ECE Rec 20 unit code');
-  const [row] = await db
-    .insert(tradeLines)
-    .values({
-      organizationId,
-      customerId: input.customerId,
-      kind: input.kind,
-      reference: input.reference,
-      description: input.description,
-      quantity: input.quantity,
-      quantityInvoiced: input.quantityInvoiced ?? '0',
-      unitCode: input.unitCode ?? null,
-      lineNo: input.lineNo ?? 1,
-    })
-    .returning();
+  const row = await insertTradeLine(db, {
+    organizationId,
+    customerId: input.customerId,
+    kind: input.kind,
+    reference: input.reference,
+    description: input.description,
+    quantity: input.quantity,
+    quantityInvoiced: input.quantityInvoiced ?? '0',
+    unitCode: input.unitCode ?? null,
+    lineNo: input.lineNo ?? 1,
+  });
   return must(row);
 }
