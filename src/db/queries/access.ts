@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../client';
 import { apiKeys, memberRoles, members, roles, sessions } from '../schema';
 
@@ -70,4 +70,72 @@ export async function memberExists(db: Database, q: { organizationId: string; id
     .from(members)
     .where(and(eq(members.organizationId, q.organizationId), eq(members.id, q.id)));
   return Boolean(row);
+}
+
+/** The organization's roles with these keys (unknown keys are simply not found). */
+export async function findRolesByKeys(db: Database, q: { organizationId: string; keys: string[] }) {
+  if (!q.keys.length) return [];
+  return db
+    .select({ id: roles.id, key: roles.key })
+    .from(roles)
+    .where(and(eq(roles.organizationId, q.organizationId), inArray(roles.key, q.keys)));
+}
+
+export async function insertRoles(db: Database, q: { organizationId: string; roles: Omit<typeof roles.$inferInsert, 'organizationId'>[] }) {
+  return db
+    .insert(roles)
+    .values(q.roles.map((r) => ({ ...r, organizationId: q.organizationId })))
+    .returning();
+}
+
+export async function insertMember(db: Database, values: typeof members.$inferInsert) {
+  const [row] = await db.insert(members).values(values).returning();
+  return row;
+}
+
+export async function insertMemberRoles(db: Database, q: { organizationId: string; memberId: string; roleIds: string[] }) {
+  if (!q.roleIds.length) return [];
+  return db
+    .insert(memberRoles)
+    .values(q.roleIds.map((roleId) => ({ organizationId: q.organizationId, memberId: q.memberId, roleId })))
+    .returning();
+}
+
+export async function updateMemberActive(db: Database, q: { organizationId: string; memberId: string; active: boolean }) {
+  const [row] = await db
+    .update(members)
+    .set({ active: q.active })
+    .where(and(eq(members.organizationId, q.organizationId), eq(members.id, q.memberId)))
+    .returning();
+  return row;
+}
+
+export async function insertApiKey(db: Database, values: typeof apiKeys.$inferInsert) {
+  const [row] = await db.insert(apiKeys).values(values).returning();
+  return row;
+}
+
+/** Marks the API key revoked; undefined when the organization has no such key. */
+export async function revokeApiKeyRow(db: Database, q: { organizationId: string; id: string; now: Date }) {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: q.now })
+    .where(and(eq(apiKeys.organizationId, q.organizationId), eq(apiKeys.id, q.id)))
+    .returning({ id: apiKeys.id });
+  return row;
+}
+
+export async function insertSession(db: Database, values: typeof sessions.$inferInsert) {
+  const [row] = await db.insert(sessions).values(values).returning();
+  return row;
+}
+
+/** Marks the session revoked; undefined when the organization has no such session. */
+export async function revokeSessionRow(db: Database, q: { organizationId: string; id: string; now: Date }) {
+  const [row] = await db
+    .update(sessions)
+    .set({ revokedAt: q.now })
+    .where(and(eq(sessions.organizationId, q.organizationId), eq(sessions.id, q.id)))
+    .returning({ id: sessions.id });
+  return row;
 }

@@ -86,6 +86,21 @@ export async function findClaimGroup(db: Database, q: { organizationId: string; 
   return row;
 }
 
+export async function insertClaimGroup(db: Database, values: typeof claimGroups.$inferInsert) {
+  const [row] = await db.insert(claimGroups).values(values).returning();
+  return row;
+}
+
+/** Marks the group retired; undefined when the organization has no such group. */
+export async function retireClaimGroupRow(db: Database, q: { organizationId: string; id: string; now: Date }) {
+  const [row] = await db
+    .update(claimGroups)
+    .set({ retiredAt: q.now })
+    .where(and(eq(claimGroups.organizationId, q.organizationId), eq(claimGroups.id, q.id)))
+    .returning();
+  return row;
+}
+
 export async function listClaimLines(db: Database, q: { organizationId: string; claimId: string }) {
   return db
     .select()
@@ -237,6 +252,20 @@ export async function listClaimDecisions(db: Database, q: { organizationId: stri
     .from(claimDecisions)
     .where(and(eq(claimDecisions.organizationId, q.organizationId), eq(claimDecisions.claimId, q.claimId)))
     .orderBy(asc(claimDecisions.seq));
+}
+
+/** The seq the next decision on the claim gets (1 for the first); call with the claim locked. */
+export async function nextClaimDecisionSeq(db: Database, q: { organizationId: string; claimId: string }): Promise<number> {
+  const [row] = await db
+    .select({ n: max(claimDecisions.seq) })
+    .from(claimDecisions)
+    .where(and(eq(claimDecisions.organizationId, q.organizationId), eq(claimDecisions.claimId, q.claimId)));
+  return Number(row?.n ?? 0) + 1;
+}
+
+export async function insertClaimDecision(db: Database, values: typeof claimDecisions.$inferInsert) {
+  const [row] = await db.insert(claimDecisions).values(values).returning();
+  return row;
 }
 
 export async function insertClaimSettlement(db: Database, values: typeof claimSettlements.$inferInsert) {

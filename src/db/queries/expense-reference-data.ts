@@ -39,3 +39,40 @@ export async function findPerDiemRate(db: Database, q: { organizationId: string;
     .where(and(eq(perDiemRateBands.organizationId, q.organizationId), eq(perDiemRateBands.rateId, rate.id)));
   return { ...rate, bands };
 }
+
+/** Inserts of expense reference data; each returns the new row(s) (undefined only if the database returned none). */
+
+export async function insertExpenseCategory(db: Database, values: typeof expenseCategories.$inferInsert) {
+  const [row] = await db.insert(expenseCategories).values(values).returning();
+  return row;
+}
+
+export async function insertMileageRate(db: Database, values: typeof mileageRates.$inferInsert) {
+  const [row] = await db.insert(mileageRates).values(values).returning();
+  return row;
+}
+
+export async function insertMileageRateBands(
+  db: Database,
+  q: { organizationId: string; rateId: string; bands: Omit<typeof mileageRateBands.$inferInsert, 'organizationId' | 'rateId'>[] },
+) {
+  return db
+    .insert(mileageRateBands)
+    .values(q.bands.map((b) => ({ ...b, organizationId: q.organizationId, rateId: q.rateId })))
+    .returning();
+}
+
+export async function insertPerDiemRate(db: Database, values: typeof perDiemRates.$inferInsert) {
+  const [row] = await db.insert(perDiemRates).values(values).returning();
+  return row;
+}
+
+export async function insertPerDiemRateBands(
+  db: Database,
+  q: { organizationId: string; rateId: string; bands: Omit<typeof perDiemRateBands.$inferInsert, 'organizationId' | 'rateId'>[] },
+) {
+  return db
+    .insert(perDiemRateBands)
+    .values(q.bands.map((b) => ({ ...b, organizationId: q.organizationId, rateId: q.rateId })))
+    .returning();
+}

@@ -6,3 +6,9 @@ export async function findOrganization(db: Database, q: { organizationId: string
   const [row] = await db.select().from(organizations).where(eq(organizations.id, q.organizationId));
   return row;
 }
+
+/** Creates an organization: the one insert that precedes knowing an organization id. */
+export async function insertOrganization(db: Database, values: typeof organizations.$inferInsert) {
+  const [row] = await db.insert(organizations).values(values).returning();
+  return row;
+}

@@ -1,6 +1,17 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { apiKeys, memberRoles, members, organizations, roles, sessions, type SellerIdentity } from '../../db/schema';
+import {
+  findRolesByKeys,
+  insertApiKey,
+  insertMember,
+  insertMemberRoles,
+  insertRoles,
+  insertSession,
+  revokeApiKeyRow,
+  revokeSessionRow,
+  updateMemberActive,
+} from '../../db/queries/access';
+import { insertOrganization } from '../../db/queries/organizations';
+import type { SellerIdentity } from '../../db/schema';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { isValidTimeZone } from '../../lib/dates';
 import { AppError, validationError } from '../../lib/errors';
@@ -19,25 +30,18 @@ export interface CreateOrganizationInput {
 export async function createOrganization(db: Database, input: CreateOrganizationInput) {
   if (!input.name.trim()) throw validationError('/name', 'must not be blank');
   if (input.timeZone && !isValidTimeZone(input.timeZone)) throw validationError('/time_zone', 'is not an IANA time zone');
-  const [org] = await db
-    .insert(organizations)
-    .values({
-      name: input.name.trim(),
-      baseCurrency: input.baseCurrency ?? 'MYR',
-      timeZone: input.timeZone ?? 'Asia/Kuala_Lumpur',
-      recordLanguages: input.recordLanguages ?? ['en', 'ms'],
-      seller: input.seller ?? { name: input.name.trim() },
-    })
-    .returning();
+  const org = await insertOrganization(db, {
+    name: input.name.trim(),
+    baseCurrency: input.baseCurrency ?? 'MYR',
+    timeZone: input.timeZone ?? 'Asia/Kuala_Lumpur',
+    recordLanguages: input.recordLanguages ?? ['en', 'ms'],
+    seller: input.seller ?? { name: input.name.trim() },
+  });
   if (!org) throw new AppError('internal');
-  await db.insert(roles).values(
-    Object.entries(BUILT_IN_ROLES).map(([key, role]) => ({
-      organizationId: org.id,
-      key,
-      name: role.name,
-      permissions: [...role.permissions],
-    })),
-  );
+  await insertRoles(db, {
+    organizationId: org.id,
+    roles: Object.entries(BUILT_IN_ROLES).map(([key, role]) => ({ key, name: role.name, permissions: [...role.permissions] })),
+  });
   for (const hook of organizationCreatedHooks) await hook(db, org.id);
   return org;
 }
@@ -57,30 +61,24 @@ export async function addMember(
   input: { organizationId: string; name: string; email?: string; roles: string[]; active?: boolean },
 ) {
   if (!input.name.trim()) throw validationError('/name', 'must not be blank');
-  const found = input.roles.length
-    ? await db
-        .select({ id: roles.id, key: roles.key })
-        .from(roles)
-        .where(and(eq(roles.organizationId, input.organizationId), inArray(roles.key, input.roles)))
-    : [];
+  const found = await findRolesByKeys(db, { organizationId: input.organizationId, keys: input.roles });
   const missing = input.roles.filter((r) => !found.some((f) => f.key === r));
   if (missing.length) throw validationError('/roles', `unknown role ${missing.join(', ')}`);
-  const [member] = await db
-    .insert(members)
-    .values({ organizationId: input.organizationId, name: input.name.trim(), email: input.email, active: input.active ?? true })
-    .returning();
+  const member = await insertMember(db, {
+    organizationId: input.organizationId,
+    name: input.name.trim(),
+    email: input.email,
+    active: input.active ?? true,
+  });
   if (!member) throw new AppError('internal');
   if (found.length) {
-    await db.insert(memberRoles).values(found.map((r) => ({ organizationId: input.organizationId, memberId: member.id, roleId: r.id })));
+    await insertMemberRoles(db, { organizationId: input.organizationId, memberId: member.id, roleIds: found.map((r) => r.id) });
   }
   return member;
 }
 
 export async function setMemberActive(db: Database, q: { organizationId: string; memberId: string; active: boolean }) {
-  await db
-    .update(members)
-    .set({ active: q.active })
-    .where(and(eq(members.organizationId, q.organizationId), eq(members.id, q.memberId)));
+  await updateMemberActive(db, q);
 }
 
 /** Issues an API key; the token is returned once and only its hash is kept. */
@@ -91,28 +89,21 @@ export async function createApiKey(
   const unknown = input.permissions.filter((p) => !isPermission(p));
   if (unknown.length) throw validationError('/permissions', `unknown permission ${unknown.join(', ')}`);
   const secret = randomToken(32);
-  const [key] = await db
-    .insert(apiKeys)
-    .values({
-      organizationId: input.organizationId,
-      ownerMemberId: input.ownerMemberId,
-      name: input.name ?? 'API key',
-      secretHash: sha256Hex(secret),
-      permissions: input.permissions,
-      expiresAt: input.expiresAt ?? null,
-    })
-    .returning();
+  const key = await insertApiKey(db, {
+    organizationId: input.organizationId,
+    ownerMemberId: input.ownerMemberId,
+    name: input.name ?? 'API key',
+    secretHash: sha256Hex(secret),
+    permissions: input.permissions,
+    expiresAt: input.expiresAt ?? null,
+  });
   if (!key) throw new AppError('internal');
   return { id: key.id, token: `fk_${key.id}_${secret}`, permissions: key.permissions, expiresAt: key.expiresAt };
 }
 
 export async function revokeApiKey(db: Database, q: { organizationId: string; id: string; now: Date }) {
-  const rows = await db
-    .update(apiKeys)
-    .set({ revokedAt: q.now })
-    .where(and(eq(apiKeys.organizationId, q.organizationId), eq(apiKeys.id, q.id)))
-    .returning({ id: apiKeys.id });
-  if (!rows.length) throw new AppError('not_found', { detail: 'No such API key in this organization' });
+  const revoked = await revokeApiKeyRow(db, q);
+  if (!revoked) throw new AppError('not_found', { detail: 'No such API key in this organization' });
 }
 
 const DEFAULT_SESSION_HOURS = 12;
@@ -123,21 +114,19 @@ export async function createSession(
 ) {
   const token = `fs_${randomToken(32)}`;
   const expiresAt = input.expiresAt ?? new Date(input.now.getTime() + DEFAULT_SESSION_HOURS * 3600_000);
-  const [session] = await db
-    .insert(sessions)
-    .values({ organizationId: input.organizationId, memberId: input.memberId, tokenHash: sha256Hex(token), expiresAt })
-    .returning();
+  const session = await insertSession(db, {
+    organizationId: input.organizationId,
+    memberId: input.memberId,
+    tokenHash: sha256Hex(token),
+    expiresAt,
+  });
   if (!session) throw new AppError('internal');
   return { id: session.id, token, expiresAt };
 }
 
 export async function revokeSession(db: Database, q: { organizationId: string; id: string; now: Date }) {
-  const rows = await db
-    .update(sessions)
-    .set({ revokedAt: q.now })
-    .where(and(eq(sessions.organizationId, q.organizationId), eq(sessions.id, q.id)))
-    .returning({ id: sessions.id });
-  if (!rows.length) throw new AppError('not_found', { detail: 'No such session in this organization' });
+  const revoked = await revokeSessionRow(db, q);
+  if (!revoked) throw new AppError('not_found', { detail: 'No such session in this organization' });
 }
 
 export function rolePermissions(role: BuiltInRole): string[] {

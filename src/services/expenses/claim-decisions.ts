@@ -1,7 +1,6 @@
-import { and, eq, max } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { bumpClaimRevision, lockClaim } from '../../db/queries/claims';
-import { claimDecisions, type DECISION_VIAS } from '../../db/schema';
+import { bumpClaimRevision, insertClaimDecision, lockClaim, nextClaimDecisionSeq } from '../../db/queries/claims';
+import type { DECISION_VIAS } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { stateOf } from '../workflow/transitions';
 import { loadWorkflow } from '../workflow/workflows';
@@ -31,14 +30,11 @@ export async function recordClaimDecision(
   const edge = def.transitions.find((t) => t.from === claim.state && t.action_key === input.actionKey);
   if (!edge) throw new AppError('conflict', { detail: `The claim is ${claim.state}; ${input.actionKey} is not an exit of that state` });
 
-  const [seqRow] = await db
-    .select({ n: max(claimDecisions.seq) })
-    .from(claimDecisions)
-    .where(and(eq(claimDecisions.organizationId, input.organizationId), eq(claimDecisions.claimId, claim.id)));
-  await db.insert(claimDecisions).values({
+  const seq = await nextClaimDecisionSeq(db, { organizationId: input.organizationId, claimId: claim.id });
+  await insertClaimDecision(db, {
     organizationId: input.organizationId,
     claimId: claim.id,
-    seq: Number(seqRow?.n ?? 0) + 1,
+    seq,
     actionKey: edge.action_key,
     actorMemberId: input.actorMemberId,
     authorityMemberId: input.authorityMemberId ?? input.actorMemberId,

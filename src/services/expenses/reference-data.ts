@@ -1,13 +1,12 @@
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { insertClaimGroup, retireClaimGroupRow } from '../../db/queries/claims';
 import {
-  claimGroups,
-  expenseCategories,
-  mileageRateBands,
-  mileageRates,
-  perDiemRateBands,
-  perDiemRates,
-} from '../../db/schema';
+  insertExpenseCategory,
+  insertMileageRate,
+  insertMileageRateBands,
+  insertPerDiemRate,
+  insertPerDiemRateBands,
+} from '../../db/queries/expense-reference-data';
 import { AppError, validationError } from '../../lib/errors';
 import { checkRatePlaces } from '../../lib/money';
 
@@ -17,8 +16,7 @@ import { checkRatePlaces } from '../../lib/money';
  * services/receivables/reference-data.ts. Documents are uploaded through services/documents.
  */
 
-function one<T>(rows: T[]): T {
-  const [row] = rows;
+function one<T>(row: T | undefined): T {
   if (!row) throw new AppError('internal');
   return row;
 }
@@ -26,24 +24,23 @@ function one<T>(rows: T[]): T {
 export async function createExpenseCategory(db: Database, input: { organizationId: string; code: string; name: string; active?: boolean }) {
   if (!input.name.trim()) throw validationError('/name', 'must not be blank');
   return one(
-    await db
-      .insert(expenseCategories)
-      .values({ organizationId: input.organizationId, code: input.code.trim(), name: input.name.trim(), active: input.active ?? true })
-      .returning(),
+    await insertExpenseCategory(db, {
+      organizationId: input.organizationId,
+      code: input.code.trim(),
+      name: input.name.trim(),
+      active: input.active ?? true,
+    }),
   );
 }
 
 export async function createClaimGroup(db: Database, input: { organizationId: string; name: string }) {
   if (!input.name.trim()) throw validationError('/name', 'must not be blank');
-  return one(await db.insert(claimGroups).values({ organizationId: input.organizationId, name: input.name.trim() }).returning());
+  return one(await insertClaimGroup(db, { organizationId: input.organizationId, name: input.name.trim() }));
 }
 
 /** A retired group keeps its claims and takes no new ones. */
 export async function retireClaimGroup(db: Database, q: { organizationId: string; id: string; now: Date }) {
-  await db
-    .update(claimGroups)
-    .set({ retiredAt: q.now })
-    .where(and(eq(claimGroups.organizationId, q.organizationId), eq(claimGroups.id, q.id)));
+  await retireClaimGroupRow(db, q);
 }
 
 export interface MileageBandInput {
@@ -63,14 +60,19 @@ export async function createMileageRate(
     if (!checkRatePlaces(b.ratePerKm)) throw validationError(`/bands/${i}/rate_per_km`, 'must be a decimal with up to 10 places');
   }
   const rate = one(
-    await db
-      .insert(mileageRates)
-      .values({ organizationId: input.organizationId, name: input.name, currency: input.currency, validFrom: input.validFrom, validTo: input.validTo ?? null })
-      .returning(),
+    await insertMileageRate(db, {
+      organizationId: input.organizationId,
+      name: input.name,
+      currency: input.currency,
+      validFrom: input.validFrom,
+      validTo: input.validTo ?? null,
+    }),
   );
-  await db.insert(mileageRateBands).values(
-    input.bands.map((b) => ({ organizationId: input.organizationId, rateId: rate.id, band: b.band, fromKm: b.fromKm, toKm: b.toKm ?? null, ratePerKm: b.ratePerKm })),
-  );
+  await insertMileageRateBands(db, {
+    organizationId: input.organizationId,
+    rateId: rate.id,
+    bands: input.bands.map((b) => ({ band: b.band, fromKm: b.fromKm, toKm: b.toKm ?? null, ratePerKm: b.ratePerKm })),
+  });
   return rate;
 }
 
@@ -80,13 +82,18 @@ export async function createPerDiemRate(
 ) {
   if (input.bands.length === 0) throw validationError('/bands', 'must have at least one band');
   const rate = one(
-    await db
-      .insert(perDiemRates)
-      .values({ organizationId: input.organizationId, name: input.name, currency: input.currency, validFrom: input.validFrom, validTo: input.validTo ?? null })
-      .returning(),
+    await insertPerDiemRate(db, {
+      organizationId: input.organizationId,
+      name: input.name,
+      currency: input.currency,
+      validFrom: input.validFrom,
+      validTo: input.validTo ?? null,
+    }),
   );
-  await db
-    .insert(perDiemRateBands)
-    .values(input.bands.map((b) => ({ organizationId: input.organizationId, rateId: rate.id, band: b.band, amountPerDay: b.amountPerDay })));
+  await insertPerDiemRateBands(db, {
+    organizationId: input.organizationId,
+    rateId: rate.id,
+    bands: input.bands.map((b) => ({ band: b.band, amountPerDay: b.amountPerDay })),
+  });
   return rate;
 }

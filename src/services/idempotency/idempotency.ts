@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
-import { and, eq, gt } from 'drizzle-orm';
-import { queryRows, sql, type Database } from '../../db/client';
-import { idempotencyKeys } from '../../db/schema';
+import type { Database } from '../../db/client';
+import {
+  deleteExpiredIdempotencyKeysOfAllOrganizations,
+  findUnexpiredIdempotencyKey,
+  tryLockIdempotencyKey,
+  upsertIdempotencyKey,
+} from '../../db/queries/idempotency';
 import { canonicalJson } from '../../lib/canonical-json';
 import { AppError } from '../../lib/errors';
 import type { Principal } from '../access/principal';
@@ -92,28 +96,12 @@ function fromStoredHeaders(headers: Record<string, string>): { etag?: string; lo
  * transaction (a request with the same key still running) holds it. Released at commit or rollback.
  */
 export async function tryLockKey(tx: Database, ref: KeyRef): Promise<boolean> {
-  const [row] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${lockId(ref)}::bigint) as locked`);
-  return row?.locked === true;
-}
-
-/** The advisory lock id of a key: 64 bits of SHA-256 over (organization, scope, key). */
-function lockId(ref: KeyRef): string {
-  return createHash('sha256').update(JSON.stringify(['idempotency', ref.organizationId, ref.scope, ref.key])).digest().readBigInt64BE(0).toString();
+  return tryLockIdempotencyKey(tx, { organizationId: ref.organizationId, scope: ref.scope, key: ref.key });
 }
 
 /** The answer stored under a key, unless the key has expired. */
 export async function findStoredAnswer(tx: Database, ref: KeyRef, now: Date): Promise<StoredAnswer | undefined> {
-  const [row] = await tx
-    .select({ fingerprint: idempotencyKeys.fingerprint, status: idempotencyKeys.status, body: idempotencyKeys.body, headers: idempotencyKeys.headers })
-    .from(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.organizationId, ref.organizationId),
-        eq(idempotencyKeys.scope, ref.scope),
-        eq(idempotencyKeys.key, ref.key),
-        gt(idempotencyKeys.expiresAt, now),
-      ),
-    );
+  const row = await findUnexpiredIdempotencyKey(tx, { organizationId: ref.organizationId, scope: ref.scope, key: ref.key, now });
   if (!row) return undefined;
   return { fingerprint: row.fingerprint, status: row.status, body: JSON.parse(row.body) as unknown, ...fromStoredHeaders(row.headers) };
 }
@@ -132,10 +120,7 @@ export async function storeAnswer(tx: Database, ref: KeyRef, answer: StoredAnswe
     createdAt: now,
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
   };
-  await tx
-    .insert(idempotencyKeys)
-    .values({ organizationId: ref.organizationId, scope: ref.scope, key: ref.key, ...values })
-    .onConflictDoUpdate({ target: [idempotencyKeys.organizationId, idempotencyKeys.scope, idempotencyKeys.key], set: values });
+  await upsertIdempotencyKey(tx, { organizationId: ref.organizationId, scope: ref.scope, key: ref.key, values });
 }
 
 /**
@@ -145,15 +130,7 @@ export async function storeAnswer(tx: Database, ref: KeyRef, answer: StoredAnswe
 export async function purgeExpiredIdempotencyKeys(db: Database, now: Date, batchSize = 5000): Promise<number> {
   let total = 0;
   for (;;) {
-    const [row] = await queryRows<{ n: number }>(
-      db,
-      sql`with gone as (
-            delete from idempotency_keys where ctid in (
-              select ctid from idempotency_keys where expires_at <= ${now.toISOString()}::timestamptz limit ${batchSize})
-            returning 1)
-          select count(*)::int as n from gone`,
-    );
-    const n = Number(row?.n ?? 0);
+    const n = await deleteExpiredIdempotencyKeysOfAllOrganizations(db, { now, batchSize });
     total += n;
     if (n < batchSize) return total;
   }
