@@ -21,7 +21,7 @@ import { primaryUnitNameOn } from '../people/org-chart';
 import { stateOf } from '../workflow/transitions';
 import type { Semantic, TransitionDescriptor } from '../workflow/types';
 import { loadWorkflow, transitionsFor } from '../workflow/workflows';
-import { deriveClaim, possibleDuplicates } from './derive-claim';
+import { deriveClaim, possibleDuplicates, type DerivedClaimFields } from './derive-claim';
 
 /** The claim answer of the contract's section 2.4, every field computed from stored data. */
 export interface ClaimAnswer {
@@ -37,16 +37,9 @@ export interface ClaimAnswer {
     state: string;
     semantic: Semantic;
     revision: number;
-    total: string;
-    original_currency: string | null;
-    original_total: string | null;
-    multiple_currencies: boolean;
-    merchant: string | null;
-    category_ids: string[];
-    project_names: string[];
     created_at: string;
     submitted_at: string | null;
-  };
+  } & DerivedClaimFields;
   lines: ClaimLineView[];
   decisions: {
     actor_member_id: string;

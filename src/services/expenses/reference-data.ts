@@ -8,7 +8,7 @@ import {
   insertPerDiemRateBands,
 } from '../../db/queries/expense-reference-data';
 import { AppError, validationError } from '../../lib/errors';
-import { checkRatePlaces } from '../../lib/money';
+import { checkAmountPlaces, checkRatePlaces } from '../../lib/money';
 
 /**
  * Set-up of the claims area's own reference data (demo, tests, later the set-up operations). Analytic
@@ -81,6 +81,11 @@ export async function createPerDiemRate(
   input: { organizationId: string; name: string; currency: string; validFrom: string; validTo?: string | null; bands: { band: string; amountPerDay: string }[] },
 ) {
   if (input.bands.length === 0) throw validationError('/bands', 'must have at least one band');
+  for (const [i, b] of input.bands.entries()) {
+    if (!checkAmountPlaces(b.amountPerDay, input.currency)) {
+      throw validationError(`/bands/${i}/amount_per_day`, `must be a decimal amount with at most the places of ${input.currency}`);
+    }
+  }
   const rate = one(
     await insertPerDiemRate(db, {
       organizationId: input.organizationId,

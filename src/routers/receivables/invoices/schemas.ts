@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DOCUMENT_KINDS } from '../../../db/schema/receivables';
 import { decimalString } from '../../../lib/money';
-import { amountOut, rateOut, transitionDescriptorSchema, uuid } from '../../schemas';
+import { addressSchema, amountOut, rateOut, transitionDescriptorSchema, uuid } from '../../schemas';
 
 // Input ------------------------------------------------------------------------------------------
 
@@ -53,16 +53,7 @@ export const addAttachmentsInput = z.strictObject({
 
 // Output -----------------------------------------------------------------------------------------
 
-const frozenAddress = z
-  .object({
-    line1: z.string().optional(),
-    line2: z.string().optional(),
-    city: z.string().optional(),
-    postcode: z.string().optional(),
-    state: z.string().optional(),
-    country_code: z.string().nullable(),
-  })
-  .meta({ id: 'FrozenAddress' });
+const frozenAddress = addressSchema.extend({ country_code: z.string().nullable() }).meta({ id: 'FrozenAddress' });
 
 const buyerSchema = z
   .object({
