@@ -23,6 +23,10 @@ export const ERROR_CATALOGUE = {
   unauthenticated: { status: 401, title: 'Not authenticated' },
   // 403: authenticated, but the permission the operation needs is not held.
   forbidden: { status: 403, title: 'Permission denied' },
+  // 403: a people's decision (issue, approve, pay, ...) taken with an API key: it needs a session.
+  person_required: { status: 403, title: 'A person must take this decision' },
+  // 403: the caller may not take this workflow edge; `refusal` in the problem names the descriptor's code.
+  transition_refused: { status: 403, title: 'The transition is refused for this caller' },
   // 404: no such record in this organization (another organization's record answers the same).
   not_found: { status: 404, title: 'Not found' },
   // 405: the path exists but not with this method.
@@ -31,6 +35,10 @@ export const ERROR_CATALOGUE = {
   conflict: { status: 409, title: 'Conflict with the current state' },
   // 409: If-Match carried a revision that is no longer current (RFC 9110 would say 412).
   revision_mismatch: { status: 409, title: 'The record has changed since you read it' },
+  // 409: a role carrying organization.roles.manage_owner created, changed or granted by a member without it.
+  owner_role_manage_required: { status: 409, title: 'Only a member who manages the owner role may do this' },
+  // 409: the change would leave the caller, or the organization, without anyone able to manage roles.
+  self_lockout: { status: 409, title: 'The change would lock the organization out of role management' },
   // 409: the same Idempotency-Key was used for a different request.
   idempotency_key_reused: { status: 409, title: 'Idempotency key reused for a different request' },
   // 409: the first request with this Idempotency-Key is still running.
@@ -53,6 +61,8 @@ export const ERROR_CATALOGUE = {
   custom_field_invalid: { status: 422, title: 'Custom field value refused' },
   // 422: the sole-owner exception was taken with a blank reason.
   sole_owner_reason_required: { status: 422, title: 'A reason is required for the sole-owner exception' },
+  // 428: a write against an existing record sent no If-Match (send the revision the ETag gave).
+  revision_required: { status: 428, title: 'If-Match is required' },
   // 429: a rate limit was reached; Retry-After says when to retry.
   rate_limited: { status: 429, title: 'Too many requests' },
   // 500: a fault of the service; instance carries the request id.
@@ -73,6 +83,7 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
+  428: 'PRECONDITION_REQUIRED',
   429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
   503: 'SERVICE_UNAVAILABLE',
@@ -99,6 +110,8 @@ export interface AppErrorOptions {
    */
   headers?: Record<string, string>;
   cause?: unknown;
+  /** Further members of the problem object (e.g. `refusal` of a transition_refused). */
+  extensions?: Record<string, unknown>;
 }
 
 /**
@@ -113,6 +126,7 @@ export class AppError extends TRPCError {
   readonly retryAfterSeconds: number | undefined;
   readonly rateLimit: RateLimitState | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly extensions: Record<string, unknown> | undefined;
 
   constructor(code: ErrorCode, opts: AppErrorOptions = {}) {
     const entry = ERROR_CATALOGUE[code];
@@ -129,6 +143,7 @@ export class AppError extends TRPCError {
     this.retryAfterSeconds = opts.retryAfterSeconds;
     this.rateLimit = opts.rateLimit;
     this.headers = opts.headers;
+    this.extensions = opts.extensions;
   }
 }
 

@@ -11,6 +11,9 @@ export interface Problem {
   instance?: string;
   errors?: FieldError[];
   request_id?: string;
+  /** A refused workflow edge: the descriptor's refusal (transition_refused). */
+  refusal?: { code: string; detail: string };
+  [extension: string]: unknown;
 }
 
 export function problemType(code: string): string {
@@ -54,7 +57,7 @@ export const SERVER_FAULT_DETAIL = 'The service could not complete this request;
 export function problemFromError(error: unknown): Problem {
   if (isAppError(error)) {
     if (error.status >= 500) return problemForCode(error.appCode, SERVER_FAULT_DETAIL);
-    return problemForCode(error.appCode, error.detail, error.fieldErrors);
+    return { ...problemForCode(error.appCode, error.detail, error.fieldErrors), ...(error.extensions ?? {}) };
   }
   if (error instanceof TRPCError) {
     if (error.code === 'UNSUPPORTED_MEDIA_TYPE' && /missing content-type/i.test(error.message)) {

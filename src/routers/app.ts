@@ -1,6 +1,8 @@
 import { claimsRouter } from './expenses/claims/router';
 import { customersRouter } from './receivables/customers/router';
 import { invoicesRouter } from './receivables/invoices/router';
+import { organizationRouter } from './organization/router';
+import { settingsRouter } from './settings/router';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -11,6 +13,8 @@ export const appRouter = router({
   expenses: router({
     claims: claimsRouter,
   }),
+  organization: organizationRouter,
+  settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

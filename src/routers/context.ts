@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AppDeps } from '../deps';
 import type { Database } from '../db/client';
 import type { Principal } from '../services/access/principal';
+import { serviceContext, type OrganizationSettings, type ServiceContext } from '../services/context';
 
 /**
  * What a procedure may set on the answer. Middlewares create new ctx objects, so this one mutable
@@ -35,6 +36,12 @@ export interface Context extends RequestInfo {
 
 export interface AuthedContext extends Context {
   principal: Principal;
+  org: OrganizationSettings;
+}
+
+/** The service context of an authenticated step: its database handle (the transaction in writes), caller, organization, clock. */
+export function svc(ctx: AuthedContext): ServiceContext {
+  return serviceContext(ctx.db, ctx.principal, ctx.org, ctx.deps.now(), ctx.deps.config.CURSOR_SECRET);
 }
 
 function header(req: FastifyRequest, name: string): string | undefined {

@@ -1,6 +1,7 @@
 import type { Permission } from '../services/access/permissions';
 import { authenticated } from './middleware/authenticate';
 import { rateLimited } from './middleware/rate-limit';
+import { requirePerson } from './middleware/require-person';
 import { requirePermission } from './middleware/require-permission';
 import { writeTransaction } from './middleware/write-transaction';
 import { publicProcedure } from './trpc';
@@ -19,3 +20,17 @@ export function readProcedure(permission: Permission) {
 export function writeProcedure(permission: Permission) {
   return authedProcedure.use(requirePermission(permission)).use(writeTransaction);
 }
+
+/**
+ * A people's decision: a write that only a person with a session may take (API key: 403
+ * `person_required`, checked before the permission). Idempotency-Key is optional and honoured.
+ */
+export function decisionProcedure(permission: Permission) {
+  return authedProcedure.use(requirePerson).use(requirePermission(permission)).use(writeTransaction);
+}
+
+/** Reading the organization's reference data (lists of accounts, tax codes, ...). */
+export const settingsReadProcedure = readProcedure('organization.settings.read');
+
+/** Changing the organization's reference data: a write (transaction, idempotency) with organization.settings.manage. */
+export const settingsWriteProcedure = writeProcedure('organization.settings.manage');

@@ -69,3 +69,18 @@ export const transitionDescriptorSchema = z
       .optional(),
   })
   .meta({ id: 'TransitionDescriptor' });
+
+/** Keyset page input of set-up lists: `limit` (1 to 100) and the previous page's `next_cursor`. */
+export const pageInputShape = {
+  // A pipe keeps trpc-to-openapi's coercion away (STACK-NOTES: the coercion trap).
+  limit: z.int().pipe(z.int().min(1, { message: 'must be at least 1' }).max(100, { message: 'must be at most 100' })).optional(),
+  cursor: z.string().min(1).max(1000).optional(),
+};
+
+/** A page of a set-up list: `{ items, next_cursor }`. */
+export function pageOutput<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), next_cursor: z.string().nullable() });
+}
+
+/** Every procedure on one existing record takes its id; changes send If-Match as a header. */
+export const recordIdShape = { id: z.guid({ message: 'must be a UUID' }) };

@@ -1,6 +1,16 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../client';
-import { apiKeys, memberRoles, members, roles, sessions } from '../schema';
+import { apiKeys, memberRoles, members, organizations, roles, sessions } from '../schema';
+
+/** The organization's settings, read with the credential so a request needs no second look-up. */
+const orgColumns = {
+  orgId: organizations.id,
+  orgName: organizations.name,
+  orgBaseCurrency: organizations.baseCurrency,
+  orgTimeZone: organizations.timeZone,
+  orgRecordLanguages: organizations.recordLanguages,
+  orgSeller: organizations.seller,
+};
 
 /** Looks up an API key by id alone: authentication does not know the organization yet. */
 export async function findApiKeyForAuth(db: Database, id: string) {
@@ -15,9 +25,11 @@ export async function findApiKeyForAuth(db: Database, id: string) {
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
       ownerActive: members.active,
+      ...orgColumns,
     })
     .from(apiKeys)
     .innerJoin(members, and(eq(members.organizationId, apiKeys.organizationId), eq(members.id, apiKeys.ownerMemberId)))
+    .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
     .where(eq(apiKeys.id, id));
   return row;
 }
@@ -32,9 +44,11 @@ export async function findSessionForAuth(db: Database, tokenHash: string) {
       expiresAt: sessions.expiresAt,
       revokedAt: sessions.revokedAt,
       memberActive: members.active,
+      ...orgColumns,
     })
     .from(sessions)
     .innerJoin(members, and(eq(members.organizationId, sessions.organizationId), eq(members.id, sessions.memberId)))
+    .innerJoin(organizations, eq(organizations.id, sessions.organizationId))
     .where(eq(sessions.tokenHash, tokenHash));
   return row;
 }

@@ -9,7 +9,8 @@ import { groupCustomerIdsSql, isGroupCompanySql } from './customers';
  * that starts at the cursor and stops after `limit + 1` matching rows, whatever the page depth.
  */
 
-export const LIST_SORTS = ['created_at', 'invoice_date', 'due_on', 'gross_amount', 'reference'] as const;
+import { DOCUMENT_LIST_SORTS as LIST_SORTS } from '../../domain/receivables';
+export { LIST_SORTS };
 export type ListSort = (typeof LIST_SORTS)[number];
 export type ListOrder = 'asc' | 'desc';
 

@@ -67,6 +67,7 @@ export const counterpartyMappings = pgTable(
     companyOrganizationId: uuid('company_organization_id').notNull().references(() => organizations.id),
     validFrom: date('valid_from', { mode: 'string' }).notNull(),
     validTo: date('valid_to', { mode: 'string' }),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),

@@ -28,6 +28,7 @@ export const expenseCategories = pgTable(
     code: text('code').notNull(),
     name: text('name').notNull(),
     active: boolean('active').notNull().default(true),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] }), uniqueIndex('expense_categories_org_code').on(t.organizationId, t.code)],
 );
@@ -41,6 +42,7 @@ export const claimGroups = pgTable(
     name: text('name').notNull(),
     retiredAt: timestamp('retired_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
 );
@@ -55,6 +57,7 @@ export const mileageRates = pgTable(
     currency: text('currency').notNull(),
     validFrom: date('valid_from', { mode: 'string' }).notNull(),
     validTo: date('valid_to', { mode: 'string' }),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
 );
@@ -86,6 +89,7 @@ export const perDiemRates = pgTable(
     currency: text('currency').notNull(),
     validFrom: date('valid_from', { mode: 'string' }).notNull(),
     validTo: date('valid_to', { mode: 'string' }),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
 );
@@ -130,10 +134,8 @@ export const claims = pgTable(
   ],
 );
 
-export const CLAIM_LINE_TYPES = ['receipt', 'mileage', 'per_diem', 'advance_offset'] as const;
-export const FX_RATE_SOURCES = ['identity', 'reference', 'override', 'bank_statement'] as const;
-export const REIMBURSEMENT_BASES = ['expense_date_rate', 'bank_charged'] as const;
-export const DOCUMENT_BASES = ['einvoice_company', 'einvoice_employee', 'foreign_supplier', 'relaxation_receipt'] as const;
+import { CLAIM_LINE_TYPES, DOCUMENT_BASES, FX_RATE_SOURCES, REIMBURSEMENT_BASES } from '../../domain/expenses';
+export { CLAIM_LINE_TYPES, DOCUMENT_BASES, FX_RATE_SOURCES, REIMBURSEMENT_BASES };
 
 export const claimLines = pgTable(
   'claim_lines',
@@ -212,7 +214,8 @@ export const claimLineDocumentDetachments = pgTable(
   ],
 );
 
-export const DECISION_VIAS = ['reporter', 'grant', 'delegation', 'escalation', 'sole_owner_exception'] as const;
+import { DECISION_VIAS } from '../../domain/expenses';
+export { DECISION_VIAS };
 
 /** The claim's decision log: every transition, oldest first, never rewritten. */
 export const claimDecisions = pgTable(

@@ -10,3 +10,4 @@ export * from './idempotency';
 export * from './rate-limits';
 export * from './server-secrets';
 export * from './sequences';
+export * from './settings-history';

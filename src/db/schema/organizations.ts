@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  integer,
   boolean,
   foreignKey,
   index,
@@ -36,6 +37,7 @@ export const organizations = pgTable('organizations', {
   timeZone: text('time_zone').notNull().default('Asia/Kuala_Lumpur'),
   recordLanguages: text('record_languages').array().notNull().default(sql`ARRAY['en','ms']::text[]`),
   seller: jsonb('seller').$type<SellerIdentity>().notNull().default({}),
+  revision: integer('revision').notNull().default(1),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -64,10 +66,19 @@ export const members = pgTable(
     id: uuid('id').notNull().defaultRandom(),
     name: text('name').notNull(),
     email: text('email'),
+    /** argon2id (PHC string) of the member's password; null until one is set (no login then). */
+    passwordHash: text('password_hash'),
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revision: integer('revision').notNull().default(1),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.id] }), uniqueIndex('members_id_key').on(t.id)],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('members_id_key').on(t.id),
+    // One member per e-mail in an organization; a person may be a member of several organizations.
+    uniqueIndex('members_org_email').on(t.organizationId, sql`lower(${t.email})`),
+    index('members_email_idx').on(sql`lower(${t.email})`),
+  ],
 );
 
 /** A named set of permissions of one organization. */
@@ -79,6 +90,7 @@ export const roles = pgTable(
     key: text('key').notNull(),
     name: text('name').notNull(),
     permissions: text('permissions').array().notNull(),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] }), uniqueIndex('roles_org_key').on(t.organizationId, t.key)],
 );

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  integer,
   boolean,
   date,
   foreignKey,
@@ -24,6 +25,7 @@ export const orgUnits = pgTable(
     name: text('name').notNull(),
     parentId: uuid('parent_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
@@ -43,6 +45,7 @@ export const positions = pgTable(
     isUnitHead: boolean('is_unit_head').notNull().default(false),
     retiredAt: timestamp('retired_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
@@ -66,6 +69,7 @@ export const positionAssignments = pgTable(
     validFrom: date('valid_from', { mode: 'string' }).notNull(),
     validTo: date('valid_to', { mode: 'string' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
@@ -101,6 +105,7 @@ export const payoutChannels = pgTable(
     accountTail: text('account_tail'),
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),

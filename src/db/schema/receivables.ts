@@ -25,7 +25,8 @@ const amount = (name: string) => numeric(name, { precision: 20, scale: 4 });
 /** Rates, quantities and percentages: up to 10 places (contract section 8). */
 const rate = (name: string) => numeric(name, { precision: 24, scale: 10 });
 
-export const DOCUMENT_KINDS = ['sales_invoice', 'customer_credit_note', 'customer_debit_note'] as const;
+import { DOCUMENT_KINDS } from '../../domain/receivables';
+export { DOCUMENT_KINDS };
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 export interface FrozenAddress {

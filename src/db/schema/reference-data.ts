@@ -25,6 +25,7 @@ export const accounts = pgTable(
     name: text('name').notNull(),
     type: text('type', { enum: ['asset', 'liability', 'equity', 'revenue', 'expense'] }).notNull(),
     active: boolean('active').notNull().default(true),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] }), uniqueIndex('accounts_org_code').on(t.organizationId, t.code)],
 );
@@ -44,6 +45,7 @@ export const taxCodes = pgTable(
     taxType: text('tax_type').notNull(),
     taxPackKind: text('tax_pack_kind').notNull(),
     active: boolean('active').notNull().default(true),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] }), uniqueIndex('tax_codes_org_code').on(t.organizationId, t.code)],
 );
@@ -57,6 +59,7 @@ export const analyticAxes = pgTable(
     code: text('code').notNull(),
     name: text('name').notNull(),
     isProjectAxis: boolean('is_project_axis').notNull().default(false),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
@@ -75,6 +78,7 @@ export const analyticAccounts = pgTable(
     code: text('code').notNull(),
     name: text('name').notNull(),
     active: boolean('active').notNull().default(true),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
@@ -83,8 +87,8 @@ export const analyticAccounts = pgTable(
   ],
 );
 
-export const CUSTOM_FIELD_TYPES = ['text', 'number', 'date', 'boolean', 'select'] as const;
-export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../../domain/receivables';
+export { CUSTOM_FIELD_TYPES, type CustomFieldType };
 
 /** Custom fields an organization defines for a record type; values travel as strings. */
 export const customFieldDefinitions = pgTable(
@@ -99,6 +103,7 @@ export const customFieldDefinitions = pgTable(
     options: text('options').array().notNull().default(sql`ARRAY[]::text[]`),
     required: boolean('required').notNull().default(false),
     active: boolean('active').notNull().default(true),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
@@ -124,6 +129,7 @@ export const tradeLines = pgTable(
     quantityInvoiced: numeric('quantity_invoiced', { precision: 20, scale: 10 }).notNull().default('0'),
     lineNo: integer('line_no').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),

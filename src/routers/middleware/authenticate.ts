@@ -7,9 +7,9 @@ import { middleware } from '../trpc';
  * (the refusal carries the address limit's state; the edge renders it as headers).
  */
 export const authenticated = middleware(async ({ ctx, next }) => {
-  const principal = await authenticateRequest(
+  const { principal, org } = await authenticateRequest(
     { db: ctx.db, rateLimits: ctx.deps.rateLimits, now: ctx.deps.now },
     { authorization: ctx.authorization, ip: ctx.ip },
   );
-  return next({ ctx: { principal } });
+  return next({ ctx: { principal, org } });
 });

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { rateLimitedError, type LimitState, type RateLimits } from '../rate-limit/limits';
-import { authenticate, bearerToken, credentialKind } from './authenticate';
+import { authenticate, bearerToken, credentialKind, type Authenticated } from './authenticate';
 import type { Principal } from './principal';
 
 export interface GuardDeps {
@@ -34,7 +34,7 @@ function countsAsKeyAttempt(authorization: string | undefined): boolean {
  * at; each failed key authentication is counted, and its 401 carries where the address stands
  * (`rateLimit`), which the edge reports in RateLimit-* headers.
  */
-export async function authenticateRequest(deps: GuardDeps, req: RequestCredentials): Promise<Principal> {
+export async function authenticateRequest(deps: GuardDeps, req: RequestCredentials): Promise<Authenticated> {
   const counted = countsAsKeyAttempt(req.authorization);
   if (counted) {
     const address = await deps.rateLimits.addressState(req.ip);
@@ -64,7 +64,7 @@ export async function applyRateLimits(deps: GuardDeps, principal: Principal): Pr
 }
 
 /** Both steps at once, for routes outside tRPC (the multipart upload). */
-export async function guardRequest(deps: GuardDeps, req: RequestCredentials): Promise<{ principal: Principal; rateLimit: LimitState | undefined }> {
-  const principal = await authenticateRequest(deps, req);
-  return { principal, rateLimit: await applyRateLimits(deps, principal) };
+export async function guardRequest(deps: GuardDeps, req: RequestCredentials): Promise<Authenticated & { rateLimit: LimitState | undefined }> {
+  const who = await authenticateRequest(deps, req);
+  return { ...who, rateLimit: await applyRateLimits(deps, who.principal) };
 }

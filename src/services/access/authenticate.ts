@@ -2,7 +2,32 @@ import type { Database } from '../../db/client';
 import { findApiKeyForAuth, findSessionForAuth, memberPermissions, touchApiKey } from '../../db/queries/access';
 import { sameDigest, sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
+import type { OrganizationSettings } from '../context';
 import type { Principal } from './principal';
+
+/** A caller narrowed once: who (principal) and the organization's settings they act in. */
+export interface Authenticated {
+  principal: Principal;
+  org: OrganizationSettings;
+}
+
+function orgOf(row: {
+  orgId: string;
+  orgName: string;
+  orgBaseCurrency: string;
+  orgTimeZone: string;
+  orgRecordLanguages: string[];
+  orgSeller: OrganizationSettings['seller'];
+}): OrganizationSettings {
+  return {
+    id: row.orgId,
+    name: row.orgName,
+    baseCurrency: row.orgBaseCurrency,
+    timeZone: row.orgTimeZone,
+    recordLanguages: row.orgRecordLanguages,
+    seller: row.orgSeller,
+  };
+}
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const API_KEY_RE = new RegExp(`^fk_(${UUID})_([A-Za-z0-9_-]{20,200})$`);
@@ -32,7 +57,7 @@ function unauthenticated(detail: string): AppError {
  * Resolves a bearer credential to a principal, or throws 401. An API key's effective permissions are
  * its own intersected with its owner's current ones.
  */
-export async function authenticate(db: Database, authorization: string | undefined, now: Date): Promise<Principal> {
+export async function authenticate(db: Database, authorization: string | undefined, now: Date): Promise<Authenticated> {
   if (!authorization) throw unauthenticated('The Authorization header is missing');
   const token = bearerToken(authorization);
   if (!token) throw unauthenticated('The Authorization header must be "Bearer <token>"');
@@ -47,13 +72,14 @@ export async function authenticate(db: Database, authorization: string | undefin
     if (!key.ownerActive) throw unauthenticated("The API key's owner is no longer active");
     const ownerPermissions = new Set(await memberPermissions(db, { organizationId: key.organizationId, memberId: key.ownerMemberId }));
     await touchApiKey(db, { organizationId: key.organizationId, id: key.id, now });
-    return {
+    const principal: Principal = {
       organizationId: key.organizationId,
       memberId: key.ownerMemberId,
       via: 'api_key',
       credentialId: key.id,
       permissions: new Set(key.permissions.filter((p) => ownerPermissions.has(p))),
     };
+    return { principal, org: orgOf(key) };
   }
 
   if (SESSION_RE.test(token)) {
@@ -63,13 +89,14 @@ export async function authenticate(db: Database, authorization: string | undefin
       throw unauthenticated('The session is no longer valid');
     }
     const permissions = await memberPermissions(db, { organizationId: session.organizationId, memberId: session.memberId });
-    return {
+    const principal: Principal = {
       organizationId: session.organizationId,
       memberId: session.memberId,
       via: 'session',
       credentialId: session.id,
       permissions: new Set(permissions),
     };
+    return { principal, org: orgOf(session) };
   }
 
   throw unauthenticated('The bearer token is malformed');

@@ -16,7 +16,7 @@ import {
 } from './reference-data';
 
 function principalOf(org: DemoOrganization, memberId: string, role: string): Principal {
-  return { organizationId: org.id, memberId, via: 'session', credentialId: memberId, permissions: new Set(BUILT_IN_ROLES[role]?.permissions ?? []) };
+  return { organizationId: org.id, memberId, via: 'session', credentialId: memberId, permissions: new Set((BUILT_IN_ROLES as Record<string, { permissions: readonly string[] } | undefined>)[role]?.permissions ?? []) };
 }
 
 /**

@@ -1,15 +1,7 @@
 /** The closed set of semantics every state maps to (contract section 3). */
-export const SEMANTICS = ['draft', 'pending', 'accrual', 'payout', 'acknowledged', 'dispute', 'rejected', 'cancelled', 'custom', 'committed', 'effect'] as const;
-export type Semantic = (typeof SEMANTICS)[number];
+import { GAP_REASONS, SEMANTICS, type Gate, type GapReason, type RecordType, type RefusalCode, type Semantic } from '../../domain/workflow';
+export { GAP_REASONS, SEMANTICS, type Gate, type GapReason, type RecordType, type RefusalCode, type Semantic };
 
-/**
- * Who may take an edge:
- * - reporter: whoever prepared or filed the record;
- * - target: someone with authority for the state being entered;
- * - source: someone with authority in the current state;
- * - advance: taken when the current step's conditions are met (e.g. every sign-off signed).
- */
-export type Gate = 'reporter' | 'target' | 'source' | 'advance';
 
 export interface Labels {
   en: string;
@@ -35,7 +27,6 @@ export interface TransitionDefinition {
   segregated?: boolean;
 }
 
-export type RecordType = 'receivable_document' | 'expense_claim';
 
 export interface WorkflowDefinition {
   record_type: RecordType;
@@ -44,7 +35,6 @@ export interface WorkflowDefinition {
   transitions: TransitionDefinition[];
 }
 
-export type RefusalCode = 'not_reporter' | 'no_band_covers_amount' | 'not_in_band' | 'self_approval' | 'dispute_raiser' | 'already_signed';
 
 /** One exit of the current state as the contract's section 2.5 describes it. */
 export interface TransitionDescriptor {
@@ -58,17 +48,3 @@ export interface TransitionDescriptor {
   refusal?: { code: RefusalCode; detail: string };
 }
 
-/** Why a gate has nobody able to take it (contract 2.5, gap object). */
-export const GAP_REASONS = [
-  'member_inactive',
-  'position_retired',
-  'vacant',
-  'no_primary_position',
-  'no_unit_head',
-  'above_root',
-  'only_the_claimant',
-  'no_band_covers_amount',
-  'unallocated',
-  'no_account_approver',
-] as const;
-export type GapReason = (typeof GAP_REASONS)[number];

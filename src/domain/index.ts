@@ -1,0 +1,8 @@
+/**
+ * The vocabulary every layer imports downward: closed sets as `as const` arrays with their types.
+ * Nothing here imports from another layer.
+ */
+export * from './expenses';
+export * from './permissions';
+export * from './receivables';
+export * from './workflow';

@@ -1,0 +1,7 @@
+import { router } from '../trpc';
+import { listSettingsHistoryProcedure } from './settings-history';
+
+/** organization.*: the organization's profile, members, roles and settings history (tRPC only). */
+export const organizationRouter = router({
+  settingsHistory: router({ list: listSettingsHistoryProcedure }),
+});

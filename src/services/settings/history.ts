@@ -1,0 +1,74 @@
+import { insertSettingsHistory, listSettingsHistory } from '../../db/queries/settings-history';
+import type { ServiceContext } from '../context';
+import { decodePage, pageOf, type PageInput } from './page';
+
+/**
+ * The append-only history of reference data and authority (DESIGN section 15). Every set-up service
+ * records each change here in the same transaction as the change itself. What is recorded is the
+ * record as the API answers it (snake_case), never a secret: keys naming hashes, ciphertexts or
+ * passwords are dropped before writing.
+ */
+
+const SECRET_KEY = /(password|secret|hash|ciphertext|token)/i;
+
+function scrub(value: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  if (!value) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (SECRET_KEY.test(k)) continue;
+    out[k] = v instanceof Date ? v.toISOString() : v;
+  }
+  return out;
+}
+
+export interface SettingsChange {
+  /** The procedure family: accounts, taxCodes, members, roles, profile, payoutChannels, ... */
+  entity: string;
+  record_id: string;
+  action: string;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+}
+
+export async function recordSettingsChange(ctx: ServiceContext, change: SettingsChange): Promise<void> {
+  await insertSettingsHistory(ctx.db, {
+    organizationId: ctx.org.id,
+    entity: change.entity,
+    recordId: change.record_id,
+    action: change.action,
+    actorMemberId: ctx.principal.memberId,
+    actorVia: ctx.principal.via,
+    changedAt: ctx.now,
+    before: scrub(change.before),
+    after: scrub(change.after),
+  });
+}
+
+export interface ListSettingsHistoryInput extends PageInput {
+  entity?: string;
+  record_id?: string;
+}
+
+export async function listSettingsHistoryPage(ctx: ServiceContext, input: ListSettingsHistoryInput) {
+  const filters = { entity: input.entity, record_id: input.record_id };
+  const after = await decodePage(ctx, 'settings_history', input, filters);
+  const limit = input.limit ?? 50;
+  const rows = await listSettingsHistory(ctx.db, {
+    organizationId: ctx.org.id,
+    entity: input.entity,
+    recordId: input.record_id,
+    beforeSeq: after ? Number(after.value) : undefined,
+    limit: limit + 1,
+  });
+  return pageOf(ctx, 'settings_history', filters, rows, limit, (r) => ({ value: String(r.seq), id: r.id }), (r) => ({
+    id: r.id,
+    entity: r.entity,
+    record_id: r.recordId,
+    action: r.action,
+    actor_member_id: r.actorMemberId,
+    actor_via: r.actorVia,
+    changed_at: r.changedAt.toISOString(),
+    before: r.before,
+    after: r.after,
+  }));
+}
