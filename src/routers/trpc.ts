@@ -9,6 +9,8 @@ import type { Context } from './context';
 export interface Meta extends OpenApiMeta {
   /** Status of a successful answer when it is not 200 (201 for creates). */
   successStatus?: number;
+  /** A write against an existing record: If-Match is required (428 when missing, 409 when stale). */
+  requiresRevision?: boolean;
 }
 
 const t = initTRPC
