@@ -1,4 +1,5 @@
 import { getClaim } from '../../../services/expenses/read-claim';
+import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { readProcedure } from '../../procedures';
 import { idInput } from '../../schemas';
@@ -12,7 +13,7 @@ export const getClaimProcedure = readProcedure('expenses.claim.create')
   .input(idInput)
   .output(claimAnswerSchema)
   .query(async ({ ctx, input }) => {
-    const answer = await getClaim(ctx.db, ctx.principal, input.id, ctx.deps.now());
+    const answer = await getClaim(svc(ctx), input);
     setEtag(ctx, answer.claim.revision);
     return answer;
   });

@@ -142,3 +142,6 @@ export const claimAnswerSchema = z
     available_transitions: z.array(transitionDescriptorSchema),
   })
   .meta({ id: 'ClaimAnswer' });
+
+/** The claim answer (contract 2.4): the services' return type is inferred from this one schema. */
+export type ClaimAnswer = z.output<typeof claimAnswerSchema>;

@@ -1,4 +1,5 @@
 import { readDocument } from '../../../services/receivables/read-document';
+import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { readProcedure } from '../../procedures';
 import { idInput } from '../../schemas';
@@ -20,7 +21,7 @@ export const getInvoiceProcedure = readProcedure('receivables.invoice.read')
   .input(idInput)
   .output(documentSchema)
   .query(async ({ ctx, input }) => {
-    const doc = await readDocument(ctx.db, ctx.principal, input.id, ctx.deps.now());
+    const doc = await readDocument(svc(ctx), input);
     setEtag(ctx, doc.revision);
     return doc;
   });

@@ -1,4 +1,5 @@
 import { listDocuments } from '../../../services/receivables/list-documents';
+import { svc } from '../../context';
 import { readProcedure } from '../../procedures';
 import { documentListSchema, listInvoicesInput } from './list-schemas';
 
@@ -19,4 +20,4 @@ export const listInvoicesProcedure = readProcedure('receivables.invoice.read')
   })
   .input(listInvoicesInput)
   .output(documentListSchema)
-  .query(({ ctx, input }) => listDocuments(ctx.db, ctx.principal, input, { now: ctx.deps.now(), configuredCursorSecret: ctx.deps.config.CURSOR_SECRET }));
+  .query(({ ctx, input }) => listDocuments(svc(ctx), input));

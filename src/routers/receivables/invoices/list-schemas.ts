@@ -53,3 +53,7 @@ export const documentListSchema = z
     next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
   })
   .meta({ id: 'ReceivablesDocumentList' });
+
+/** One document of the list, and a page: the services' return types are inferred from these schemas. */
+export type DocumentListItem = z.output<typeof documentListItemSchema>;
+export type DocumentListPage = z.output<typeof documentListSchema>;

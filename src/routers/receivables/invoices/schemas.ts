@@ -175,3 +175,6 @@ export const documentSchema = z
     timeline: z.array(timelineEntrySchema),
   })
   .meta({ id: 'ReceivablesDocument' });
+
+/** The answer of create, get and every document mutation: the services' return type is inferred from this one schema. */
+export type DocumentView = z.output<typeof documentSchema>;
