@@ -1,6 +1,11 @@
-import { AppError, pointerLabel, type ErrorCode, type FieldError } from './errors';
+/**
+ * Refusing input, one way for every service: the Refusals collector (one 422 naming every field at
+ * fault) and the shared rule checks (text, amounts, rates, periods) that invoices, claims and
+ * reference data all call, so their rules and texts cannot drift. Never for shape errors (400).
+ */
 import type Decimal from 'decimal.js';
 import { currencyMinorUnits } from './code-lists';
+import { AppError, pointerLabel, type ErrorCode, type FieldError } from './errors';
 import { checkAmountPlaces, checkRatePlaces, DECIMAL_PATTERN, Dec } from './money';
 
 /**

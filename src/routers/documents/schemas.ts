@@ -1,12 +1,12 @@
-import { z } from 'zod';
-import { ALLOWED_TYPES } from '../../services/documents/file-types';
-import { uuid } from '../schemas';
-
 /**
  * The answer of POST /v1/documents: the one declaration of its shape. The service's return type is
  * inferred from it, the route parses its answer with it, and the OpenAPI document describes it from
  * it (openapi.ts), since the multipart route is outside what the REST adapter generates.
  */
+import { z } from 'zod';
+import { ALLOWED_TYPES } from '../../services/documents/file-types';
+import { uuid } from '../schemas';
+
 export const uploadedDocumentSchema = z.object({
   id: uuid(),
   filename: z.string(),

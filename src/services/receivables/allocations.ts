@@ -84,7 +84,7 @@ export async function recordReceipt(ctx: ServiceContext, input: RecordReceiptInp
 }
 
 /** Recomputes and stores the balance of a document from its allocations. */
-export async function refreshBalance(db: Database, q: { organizationId: string; documentId: string }) {
+async function refreshBalance(db: Database, q: { organizationId: string; documentId: string }) {
   const doc = await lockDocument(db, { organizationId: q.organizationId, id: q.documentId });
   if (!doc) return;
   const rows = await findAllocations(db, { organizationId: q.organizationId, documentId: q.documentId });

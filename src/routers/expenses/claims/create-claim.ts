@@ -1,3 +1,4 @@
+/** expenses.claims.create, POST /v1/expenses/claims: meta, schemas and one service call; no rule lives here. */
 import { fileClaim } from '../../../services/expenses/file-claim';
 import { svc } from '../../context';
 import { setCreated, setEtag } from '../../http';

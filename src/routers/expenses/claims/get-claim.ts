@@ -1,3 +1,4 @@
+/** expenses.claims.get (tRPC only): schemas and one service call; no rule lives here. */
 import { getClaim } from '../../../services/expenses/read-claim';
 import { svc } from '../../context';
 import { setEtag } from '../../http';

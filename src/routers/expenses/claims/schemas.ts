@@ -1,3 +1,7 @@
+/**
+ * The shapes of the claim operations: the filing input (strict) and the claim answer of contract 2.4,
+ * the one declaration its services' return type is inferred from. Shapes only; no rule lives here.
+ */
 import { z } from 'zod';
 import { SEMANTICS } from '../../../services/workflow/types';
 import { amountOut, gapSchema, rateOut, transitionDescriptorSchema, uuid } from '../../schemas';

@@ -1,3 +1,4 @@
+/** receivables.invoices.addAttachments, POST /v1/receivables/invoices/{id}/attachments: meta, schemas and one service call; no rule lives here. */
 import { addAttachments } from '../../../services/receivables/add-attachments';
 import { svc } from '../../context';
 import { setEtag } from '../../http';

@@ -1,3 +1,4 @@
+/** receivables.invoices.create, POST /v1/receivables/invoices: meta, schemas and one service call; no rule lives here. */
 import { prepareDocument } from '../../../services/receivables/prepare-document';
 import { svc } from '../../context';
 import { setCreated, setEtag } from '../../http';

@@ -1,3 +1,4 @@
+/** receivables.invoices.get, GET /v1/receivables/invoices/{id}: meta, schemas and one service call; no rule lives here. */
 import { readDocument } from '../../../services/receivables/read-document';
 import { svc } from '../../context';
 import { setEtag } from '../../http';

@@ -1,3 +1,4 @@
+/** receivables.invoices.list, GET /v1/receivables/invoices: meta, schemas and one service call; no rule lives here. */
 import { listDocuments } from '../../../services/receivables/list-documents';
 import { svc } from '../../context';
 import { readProcedure } from '../../procedures';

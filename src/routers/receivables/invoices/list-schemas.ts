@@ -1,3 +1,4 @@
+/** The shapes of the receivables list: its query (strict scalars, no coercion) and its page, from which the list service's return type is inferred. */
 import { z } from 'zod';
 import { LIST_SORTS } from '../../../db/queries/receivable-document-list';
 import { DOCUMENT_KINDS } from '../../../db/schema/receivables';

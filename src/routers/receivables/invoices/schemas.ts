@@ -1,3 +1,8 @@
+/**
+ * The shapes of the receivables document operations: inputs (strict: an unknown field is 400) and the
+ * document answer, the one declaration its services' return type is inferred from. Shapes only; no
+ * business rule (blank, range, reference checks) lives here.
+ */
 import { z } from 'zod';
 import { DOCUMENT_KINDS } from '../../../db/schema/receivables';
 import { decimalString } from '../../../lib/money';
