@@ -3,8 +3,8 @@ import { ERROR_CATALOGUE } from '../lib/errors';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../services/idempotency/idempotency';
 import type { RateLimitSettings } from '../services/rate-limit/limits';
 import { appRouter } from './app';
-import type { Meta } from './trpc';
 import { uploadedDocumentJsonSchema } from './documents/schemas';
+import type { Meta } from './trpc';
 
 type Json = Record<string, any>;
 
