@@ -1,3 +1,10 @@
+/**
+ * Refusing input, one way for every service: the Refusals collector (one 422 naming every field at
+ * fault) and the shared rule checks (text, amounts, rates, periods) that invoices, claims and
+ * reference data all call, so their rules and texts cannot drift. Never for shape errors (400).
+ */
+import type Decimal from 'decimal.js';
+import { currencyMinorUnits } from './code-lists';
 import { AppError, pointerLabel, type ErrorCode, type FieldError } from './errors';
 import { checkAmountPlaces, checkRatePlaces, DECIMAL_PATTERN, Dec } from './money';
 
@@ -16,7 +23,7 @@ export class Refusals {
     return this;
   }
 
-  /** Adds the fault when `bad` holds; answers whether the value was fine. */
+  /** Adds the fault unless `ok` holds; answers `ok`. */
   check(ok: boolean, pointer: string, detail: string): boolean {
     if (!ok) this.add(pointer, detail);
     return ok;
@@ -44,6 +51,20 @@ export function refuse(pointer: string, detail: string, code: ErrorCode = 'valid
 
 // Shared rule checks, called by invoices, claims and reference data alike so they cannot drift.
 
+/**
+ * What the columns hold (DESIGN section 4: a value out of range is 422): amounts are numeric(20,4),
+ * rates, quantities and percentages numeric(24,10). The bounds leave a digit of headroom.
+ */
+export const RANGE = {
+  /** Every amount, given or computed (line amounts, totals, base amounts): |amount| < 10^15. */
+  amount: new Dec('1e15'),
+  /** Quantities, rates and percentages: |value| < 10^13. */
+  rate: new Dec('1e13'),
+} as const;
+export const AMOUNT_RANGE_TEXT = 'must be less than 1000000000000000 (10^15)';
+export const RATE_RANGE_TEXT = 'must be less than 10000000000000 (10^13)';
+export const inAmountRange = (d: Decimal) => d.abs().lt(RANGE.amount);
+
 /** Visible text: not empty once whitespace is trimmed. */
 export function notBlank(r: Refusals, value: string | undefined | null, pointer: string): boolean {
   return r.check(value === undefined || value === null || value.trim().length > 0, pointer, 'must not be blank');
@@ -53,7 +74,10 @@ export function maxLength(r: Refusals, value: string | undefined | null, max: nu
   return r.check(value === undefined || value === null || [...value].length <= max, pointer, `must be at most ${max} characters`);
 }
 
-/** A rate, quantity or percentage: at most 10 places (or `maxPlaces`), within [min, max] when given. */
+/**
+ * A rate, quantity or percentage: at most 10 places (or `maxPlaces`), within [min, max] when given,
+ * and always within what the column holds (|value| < 10^13). The first fault is the one named.
+ */
 export function rateInRange(
   r: Refusals,
   value: string,
@@ -68,15 +92,33 @@ export function rateInRange(
     if (!r.check(ok, pointer, opts.minExclusive ? `must be greater than ${opts.min}` : `must be at least ${opts.min}`)) return false;
   }
   if (opts.max !== undefined && !r.check(v.lte(opts.max), pointer, `must be at most ${opts.max}`)) return false;
-  return true;
+  return r.check(v.abs().lt(RANGE.rate), pointer, RATE_RANGE_TEXT);
 }
 
-/** An amount with at most the currency's minor units, not negative unless allowed. */
-export function amountInCurrency(r: Refusals, value: string, currency: string, pointer: string, opts: { allowNegative?: boolean } = {}): boolean {
+/** A quantity (units, kilometres, days): greater than 0, at most 10 places, within the column. */
+export function positiveQuantity(r: Refusals, value: string, pointer: string): boolean {
+  return rateInRange(r, value, pointer, { min: '0', minExclusive: true });
+}
+
+/**
+ * An amount with at most the currency's minor units (not checked when the currency is unknown: the
+ * currency field is refused on its own), not negative (or greater than 0 with `positive`, or either
+ * sign with `allowNegative`), and within what the column holds (|amount| < 10^15).
+ */
+export function amountInCurrency(
+  r: Refusals,
+  value: string,
+  currency: string,
+  pointer: string,
+  opts: { allowNegative?: boolean; positive?: boolean } = {},
+): boolean {
   if (!DECIMAL_PATTERN.test(value)) return r.check(false, pointer, 'must be a decimal string');
-  if (!r.check(checkAmountPlaces(value, currency), pointer, `must have at most the decimal places of ${currency}`)) return false;
-  if (!opts.allowNegative) return r.check(!new Dec(value).isNegative(), pointer, 'must not be negative');
-  return true;
+  const mu = currencyMinorUnits(currency);
+  if (mu !== undefined && !r.check(checkAmountPlaces(value, currency), pointer, `must have at most ${mu} decimal places for ${currency}`)) return false;
+  const v = new Dec(value);
+  if (opts.positive && !r.check(v.gt(0), pointer, 'must be greater than 0')) return false;
+  if (!opts.allowNegative && !r.check(!v.isNegative(), pointer, 'must not be negative')) return false;
+  return r.check(inAmountRange(v), pointer, AMOUNT_RANGE_TEXT);
 }
 
 /** A dated period: `to` (inclusive, open when null) not before `from`. */

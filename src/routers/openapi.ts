@@ -3,6 +3,7 @@ import { ERROR_CATALOGUE } from '../lib/errors';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../services/idempotency/idempotency';
 import type { RateLimitSettings } from '../services/rate-limit/limits';
 import { appRouter } from './app';
+import { uploadedDocumentJsonSchema } from './documents/schemas';
 import type { Meta } from './trpc';
 
 type Json = Record<string, any>;
@@ -217,22 +218,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
  * described here by hand, in the same shape as the generated operations.
  */
 function addUploadOperation(doc: Json) {
-  doc.components.schemas.UploadedDocument = {
-    type: 'object',
-    required: ['id', 'filename', 'content_type', 'size', 'sha256', 'created_at'],
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      filename: { type: 'string' },
-      content_type: {
-        type: 'string',
-        enum: ['application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/tiff', 'application/xml'],
-        description: 'Decided from the content (magic bytes), not from the declared type',
-      },
-      size: { type: 'integer', description: 'Bytes' },
-      sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-      created_at: { type: 'string', format: 'date-time' },
-    },
-  };
+  doc.components.schemas.UploadedDocument = uploadedDocumentJsonSchema();
   const responses: Json = {
     '201': {
       description: 'Created',

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client';
 import type { AppDeps } from '../deps';
-import { bearerToken, credentialKind } from '../services/access/authenticate';
+import { bearerToken, credentialKind, type Authenticated } from '../services/access/authenticate';
 import { guardRequest } from '../services/access/authenticate-request';
 import type { AppError } from '../lib/errors';
 import type { Principal } from '../services/access/principal';
@@ -19,12 +19,17 @@ const guarded = new WeakSet<FastifyRequest>();
  * a refusal is thrown as an AppError (the /v1 error handler renders it as a problem).
  */
 export async function guardRoute(deps: AppDeps, req: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+  return (await guardRouteAuthenticated(deps, req, reply)).principal;
+}
+
+/** guardRoute answering the organization's settings with the principal (what a service context needs). */
+export async function guardRouteAuthenticated(deps: AppDeps, req: FastifyRequest, reply: FastifyReply): Promise<Authenticated> {
   guarded.add(req);
   try {
     const authorization = req.headers.authorization;
-    const { principal, rateLimit } = await guardRequest({ db: deps.db, rateLimits: deps.rateLimits, now: deps.now }, { authorization, ip: req.ip });
+    const { principal, org, rateLimit } = await guardRequest({ db: deps.db, rateLimits: deps.rateLimits, now: deps.now }, { authorization, ip: req.ip });
     if (rateLimit) reply.headers(rateLimitHeaders(rateLimit));
-    return principal;
+    return { principal, org };
   } catch (e) {
     // Headers set on the reply survive the error handler, whichever renders the refusal.
     if (isAppError(e)) reply.headers(refusalHeaders(e));

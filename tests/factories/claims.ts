@@ -1,11 +1,19 @@
 import { parseKey } from '../../src/lib/secret-box';
 import type { Database } from '../../src/db/client';
+import { findClaim } from '../../src/db/queries/claims';
 import { findProjectAxis } from '../../src/db/queries/reference-data';
+import type { CLAIM_LINE_TYPES, DECISION_VIAS, DOCUMENT_BASES, SignoffGap } from '../../src/db/schema';
 import { uploadDocument } from '../../src/services/documents/upload-document';
+import * as decisions from '../../src/services/expenses/claim-decisions';
+import * as lines from '../../src/services/expenses/claim-lines';
+import * as settlements from '../../src/services/expenses/claim-settlements';
+import { SYSTEM_CREDENTIAL_ID } from '../../src/services/context';
+import * as signoffs from '../../src/services/expenses/claim-signoffs';
 import { createPayoutChannel } from '../../src/services/expenses/payout-channels';
 import { createClaimGroup, createExpenseCategory, createMileageRate, createPerDiemRate } from '../../src/services/expenses/reference-data';
 import { createAnalyticAccount, createAnalyticAxis, createTaxCode } from '../../src/services/receivables/reference-data';
 import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
+import { contextFor } from './context';
 
 /** The key tests encrypt payout channels under: the test app's PAYOUT_ENCRYPTION_KEY. */
 export const TEST_PAYOUT_KEY = parseKey(TEST_PAYOUT_ENCRYPTION_KEY)!;
@@ -69,9 +77,132 @@ export async function createClaimReferenceData(db: Database, organizationId: str
  * minimal PDF, so the same text gives the same bytes and the same SHA-256.
  */
 export async function uploadClaimDocument(db: Database, organizationId: string, memberId: string, text: string) {
-  return uploadDocument(
-    db,
-    { organizationId, memberId, via: 'session', credentialId: memberId, permissions: new Set(['documents.create']) },
-    { filename: 'receipt.pdf', declaredType: 'application/pdf', content: Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`) },
-  );
+  return uploadDocument(await contextFor(db, organizationId, memberId), {
+    filename: 'receipt.pdf',
+    declared_type: 'application/pdf',
+    content: Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`),
+  });
+}
+
+// Claim lines, decisions, sign-offs and settlements as the tests write them (people's operations not
+// public yet): the services, acting as the member the step names, at `now`.
+
+type LegacyShare = { analyticAccountId: string; percentage: string };
+
+/** Adds a line as `actorMemberId` (the claimant when absent). */
+export async function addClaimLine(
+  db: Database,
+  q: {
+    organizationId: string;
+    claimId: string;
+    now: Date;
+    type: (typeof CLAIM_LINE_TYPES)[number];
+    expenseDate: string;
+    categoryId: string;
+    description: string;
+    currency?: string;
+    amount?: string;
+    fxRate?: string;
+    fxRateSource?: 'reference' | 'override';
+    bankChargedAmount?: string;
+    quantity?: string;
+    rateId?: string;
+    band?: string;
+    taxAmount?: string;
+    taxCodeId?: string | null;
+    supplierName?: string | null;
+    supplierTin?: string | null;
+    documentBasis?: (typeof DOCUMENT_BASES)[number];
+    einvoiceUuid?: string | null;
+    einvoiceValidatedAt?: Date | null;
+    relaxationReason?: string | null;
+    shares?: LegacyShare[];
+    documentIds?: string[];
+    actorMemberId?: string;
+  },
+) {
+  const ctx = q.actorMemberId ? await contextFor(db, q.organizationId, q.actorMemberId, q.now) : await asClaimant(db, q.organizationId, q.claimId, q.now);
+  return lines.addClaimLine(ctx, {
+    claim_id: q.claimId,
+    type: q.type,
+    expense_date: q.expenseDate,
+    category_id: q.categoryId,
+    description: q.description,
+    currency: q.currency,
+    amount: q.amount,
+    fx_rate: q.fxRate,
+    fx_rate_source: q.fxRateSource,
+    bank_charged_amount: q.bankChargedAmount,
+    quantity: q.quantity,
+    rate_id: q.rateId,
+    band: q.band,
+    tax_amount: q.taxAmount,
+    tax_code_id: q.taxCodeId,
+    supplier_name: q.supplierName,
+    supplier_tin: q.supplierTin,
+    document_basis: q.documentBasis,
+    einvoice_uuid: q.einvoiceUuid,
+    einvoice_validated_at: q.einvoiceValidatedAt,
+    relaxation_reason: q.relaxationReason,
+    shares: q.shares?.map((s) => ({ analytic_account_id: s.analyticAccountId, percentage: s.percentage })),
+    documents: q.documentIds,
+  });
+}
+
+/** Acting as the claim's claimant (no such claim: the service answers 404 before acting as anyone). */
+async function asClaimant(db: Database, organizationId: string, claimId: string, now = new Date()) {
+  const claim = await findClaim(db, { organizationId, id: claimId });
+  return contextFor(db, organizationId, claim?.claimantMemberId ?? SYSTEM_CREDENTIAL_ID, now);
+}
+
+export async function withdrawClaimLine(db: Database, q: { organizationId: string; claimId: string; lineId: string }) {
+  return lines.withdrawClaimLine(await asClaimant(db, q.organizationId, q.claimId), { claim_id: q.claimId, line_id: q.lineId });
+}
+
+export async function detachLineDocument(db: Database, q: { organizationId: string; claimId: string; lineId: string; fileId: string; now: Date }) {
+  return lines.detachLineDocument(await asClaimant(db, q.organizationId, q.claimId, q.now), { claim_id: q.claimId, line_id: q.lineId, document_id: q.fileId });
+}
+
+export async function recordClaimDecision(
+  db: Database,
+  q: { organizationId: string; claimId: string; actionKey: string; actorMemberId: string; authorityMemberId?: string; via: (typeof DECISION_VIAS)[number]; reason?: string; now: Date },
+) {
+  return decisions.recordClaimDecision(await contextFor(db, q.organizationId, q.actorMemberId, q.now), {
+    id: q.claimId,
+    action_key: q.actionKey,
+    via: q.via,
+    ...(q.authorityMemberId !== undefined ? { authority_member_id: q.authorityMemberId } : {}),
+    ...(q.reason !== undefined ? { reason: q.reason } : {}),
+  });
+}
+
+export async function openClaimSignoffs(
+  db: Database,
+  q: { organizationId: string; claimId: string; state: string; eligible: (analyticAccountId: string) => string[]; gap?: (analyticAccountId: string) => SignoffGap | undefined },
+) {
+  return signoffs.openClaimSignoffs(await asClaimant(db, q.organizationId, q.claimId), { id: q.claimId, state: q.state, eligible: q.eligible, ...(q.gap ? { gap: q.gap } : {}) });
+}
+
+export async function signClaimSignoff(
+  db: Database,
+  q: { organizationId: string; signoffId: string; actorMemberId: string; authorityMemberId?: string; via: 'grant' | 'delegation' | 'escalation'; approverAssignmentId?: string | null; now: Date },
+) {
+  return signoffs.signClaimSignoff(await contextFor(db, q.organizationId, q.actorMemberId, q.now), {
+    signoff_id: q.signoffId,
+    via: q.via,
+    ...(q.authorityMemberId !== undefined ? { authority_member_id: q.authorityMemberId } : {}),
+    ...(q.approverAssignmentId !== undefined ? { approver_assignment_id: q.approverAssignmentId } : {}),
+  });
+}
+
+export async function recordClaimSettlement(
+  db: Database,
+  q: { organizationId: string; claimId: string; channelId: string; settledBy: string; amount?: string; proofDocumentId?: string | null; now: Date },
+) {
+  return settlements.recordClaimSettlement(await contextFor(db, q.organizationId, q.settledBy, q.now), {
+    id: q.claimId,
+    channel_id: q.channelId,
+    ...(q.amount !== undefined ? { amount: q.amount } : {}),
+    ...(q.proofDocumentId !== undefined ? { proof_document_id: q.proofDocumentId } : {}),
+  });
 }

@@ -7,7 +7,9 @@ import {
   createTaxCode,
   createTradeLine,
 } from '../../src/services/receivables/reference-data';
+import * as allocations from '../../src/services/receivables/allocations';
 import { issueDocument } from '../../src/services/receivables/issue-document';
+import { contextFor } from './context';
 import { createTestCustomer } from './customer';
 import { createTestOrganization } from './organization';
 
@@ -48,16 +50,50 @@ import { uploadDocument } from '../../src/services/documents/upload-document';
 
 /** Uploads a small PDF as the member (the service POST /v1/documents calls). */
 export async function uploadTestDocument(db: Database, organizationId: string, memberId: string, name = 'receipt.pdf') {
-  return uploadDocument(
-    db,
-    { organizationId, memberId, via: 'session', credentialId: memberId, permissions: new Set(['documents.create']) },
-    { filename: name, declaredType: 'application/pdf', content: Buffer.from(`%PDF-1.4\n% ${name} ${Math.random()}\n%%EOF\n`) },
-  );
+  return uploadDocument(await contextFor(db, organizationId, memberId), {
+    filename: name,
+    declared_type: 'application/pdf',
+    content: Buffer.from(`%PDF-1.4\n% ${name} ${Math.random()}\n%%EOF\n`),
+  });
 }
 
 /** Issues a document as a member other than the preparer would (the service the people's operations will call). */
 export async function issueTestDocument(db: Database, organizationId: string, documentId: string, actorMemberId: string, now = new Date()) {
-  return issueDocument(db, { organizationId, documentId, actorMemberId, now, reason: 'Issued in a test', via: 'grant' });
+  return issueDocument(await contextFor(db, organizationId, actorMemberId, now), { id: documentId, reason: 'Issued in a test', via: 'grant' });
+}
+
+// Receipts and allocations as the tests write them (people's operations not public yet): the
+// services of allocations.ts, acting as the member `createdBy`.
+
+export async function recordReceipt(
+  db: Database,
+  q: { organizationId: string; customerId: string; reference: string; currency: string; amount: string; fxRate?: string; receivedOn: string; createdBy: string },
+) {
+  return allocations.recordReceipt(await contextFor(db, q.organizationId, q.createdBy), {
+    customer_id: q.customerId,
+    reference: q.reference,
+    currency: q.currency,
+    amount: q.amount,
+    ...(q.fxRate !== undefined ? { fx_rate: q.fxRate } : {}),
+    received_on: q.receivedOn,
+  });
+}
+
+export async function allocate(
+  db: Database,
+  q: { organizationId: string; invoiceId: string; amount: string; effectiveOn: string; createdBy: string; receiptId?: string; creditNoteId?: string; now?: Date },
+) {
+  return allocations.allocate(await contextFor(db, q.organizationId, q.createdBy, q.now), {
+    invoice_id: q.invoiceId,
+    amount: q.amount,
+    effective_on: q.effectiveOn,
+    ...(q.receiptId !== undefined ? { receipt_id: q.receiptId } : {}),
+    ...(q.creditNoteId !== undefined ? { credit_note_id: q.creditNoteId } : {}),
+  });
+}
+
+export async function reverseAllocation(db: Database, q: { organizationId: string; allocationId: string; effectiveOn: string; createdBy: string; now?: Date }) {
+  return allocations.reverseAllocation(await contextFor(db, q.organizationId, q.createdBy, q.now), { allocation_id: q.allocationId, effective_on: q.effectiveOn });
 }
 
 /**

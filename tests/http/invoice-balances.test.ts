@@ -1,8 +1,7 @@
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/lib/errors';
-import { allocate, recordReceipt, reverseAllocation } from '../../src/services/receivables/allocations';
-import { createInvoiceWorld, issueTestDocument, type InvoiceWorld } from '../factories/receivables';
+import { allocate, createInvoiceWorld, issueTestDocument, recordReceipt, reverseAllocation, type InvoiceWorld } from '../factories/receivables';
 import { onPostgres, useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
 

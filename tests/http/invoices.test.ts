@@ -206,7 +206,7 @@ describe('GET /v1/receivables/invoices/{id}', () => {
   it('shows an issued invoice with reference, frozen buyer and seller, allocations, outstanding and timeline', async () => {
     const w = await world();
     const inv = await issuedInvoice(w);
-    const { recordReceipt, allocate, reverseAllocation } = await import('../../src/services/receivables/allocations');
+    const { recordReceipt, allocate, reverseAllocation } = await import('../factories/receivables');
     const receipt = await recordReceipt(t.db, { organizationId: w.org.id, customerId: w.customer.id, reference: 'OR-1', currency: 'MYR', amount: '200.00', receivedOn: '2025-03-01', createdBy: w.org.owner.id });
     const first = await allocate(t.db, { organizationId: w.org.id, invoiceId: inv.id, receiptId: receipt.id, amount: '100.00', effectiveOn: '2025-03-01', createdBy: w.org.owner.id });
     await reverseAllocation(t.db, { organizationId: w.org.id, allocationId: first.id, effectiveOn: '2025-03-02', createdBy: w.org.owner.id });

@@ -5,13 +5,21 @@ import { createInProcessClient } from '../../src/client';
 import { listClaimSignoffs } from '../../src/db/queries/claims';
 import { claimLines, claimSettlements, fileAttachments, payoutChannels } from '../../src/db/schema';
 import { open } from '../../src/lib/secret-box';
-import { addClaimLine, detachLineDocument, withdrawClaimLine } from '../../src/services/expenses/claim-lines';
-import { recordClaimDecision } from '../../src/services/expenses/claim-decisions';
-import { recordClaimSettlement } from '../../src/services/expenses/claim-settlements';
-import { openClaimSignoffs, signClaimSignoff } from '../../src/services/expenses/claim-signoffs';
 import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
 import { createAnalyticAccount, createTaxCode } from '../../src/services/receivables/reference-data';
-import { createClaimReferenceData, createTestPayoutChannel, TEST_PAYOUT_KEY, uploadClaimDocument } from '../factories/claims';
+import {
+  addClaimLine,
+  createClaimReferenceData,
+  createTestPayoutChannel,
+  detachLineDocument,
+  openClaimSignoffs,
+  recordClaimDecision,
+  recordClaimSettlement,
+  signClaimSignoff,
+  TEST_PAYOUT_KEY,
+  uploadClaimDocument,
+  withdrawClaimLine,
+} from '../factories/claims';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 

@@ -4,8 +4,10 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/crypto';
 import { hasPermission } from '../../services/access/principal';
+import { serviceContext } from '../../services/context';
 import { uploadDocument } from '../../services/documents/upload-document';
-import { guardRoute, sendIdempotentWrite } from '../route-guard';
+import { guardRouteAuthenticated, sendIdempotentWrite } from '../route-guard';
+import { uploadedDocumentSchema } from './schemas';
 
 export const UPLOAD_PATH = '/documents';
 
@@ -21,7 +23,7 @@ export async function registerUploadRoute(app: FastifyInstance, deps: AppDeps) {
   await app.register(fastifyMultipart, { limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 12 } });
 
   app.post(UPLOAD_PATH, async (req, reply) => {
-    const principal = await guardRoute(deps, req, reply);
+    const { principal, org } = await guardRouteAuthenticated(deps, req, reply);
     if (!hasPermission(principal, 'documents.create')) {
       throw new AppError('forbidden', { detail: 'This operation needs the permission documents.create' });
     }
@@ -33,13 +35,16 @@ export async function registerUploadRoute(app: FastifyInstance, deps: AppDeps) {
       throw new AppError('invalid_request', { detail: 'file is required: send one part named file', errors: [{ pointer: '/file', detail: 'is required' }] });
     }
     const content = await part.toBuffer();
-    const input = { filename: part.filename, declaredType: part.mimetype, content };
+    const input = { filename: part.filename, declared_type: part.mimetype, content };
     reply.header('content-type', 'application/json; charset=utf-8');
     return sendIdempotentWrite(deps, req, reply, {
       principal,
       route: 'documents.upload',
       input: { sha256: sha256Hex(content), filename: part.filename, content_type: part.mimetype },
-      run: async (tx) => ({ status: 201, headers: {}, body: await uploadDocument(tx, principal, input) }),
+      run: async (tx) => {
+        const ctx = serviceContext(tx, principal, org, deps.now(), deps.config.CURSOR_SECRET);
+        return { status: 201, headers: {}, body: uploadedDocumentSchema.parse(await uploadDocument(ctx, input)) };
+      },
     });
   });
 }

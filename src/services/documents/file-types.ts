@@ -1,6 +1,6 @@
 /**
- * The file types an upload may be, recognised by their first bytes (magic numbers), never by the
- * declared media type alone.
+ * The file types an upload may be, recognised by their first bytes (magic numbers). Pure; it never
+ * trusts the declared media type or the file name alone.
  */
 export const ALLOWED_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/tiff', 'application/xml'] as const;
 export type AllowedType = (typeof ALLOWED_TYPES)[number];

@@ -1,32 +1,29 @@
-import type { Database } from '../../db/client';
+/**
+ * Storing an uploaded file for the caller (POST /v1/documents). The type is decided from the content,
+ * never from the declared type or the name; the file belongs to its uploader until a record binds it
+ * (bind-documents.ts). It never binds, and never stores a file it could not recognise.
+ */
 import { insertFile } from '../../db/queries/files';
 import { sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
-import type { Principal } from '../access/principal';
+import type { UploadedDocument } from '../../routers/documents/schemas';
+import type { ServiceContext } from '../context';
 import { ALLOWED_TYPES, canonicalType, detectType } from './file-types';
 
-export interface UploadInput {
+export interface UploadDocumentInput {
   filename: string;
-  declaredType: string | undefined;
+  /** The media type the multipart part declared, if any. */
+  declared_type: string | undefined;
   content: Buffer;
-}
-
-export interface DocumentView {
-  id: string;
-  filename: string;
-  content_type: string;
-  size: number;
-  sha256: string;
-  created_at: string;
 }
 
 const MAX_FILENAME = 255;
 
 /**
- * Stores an uploaded file for the caller. The type is decided from the content: a file that is none
- * of the accepted types, or whose declared type disagrees with its content, is refused (415).
+ * Stores the file. A file that is none of the accepted types, or whose declared type disagrees with
+ * its content, is refused (415); an empty one is 422.
  */
-export async function uploadDocument(db: Database, principal: Principal, input: UploadInput): Promise<DocumentView> {
+export async function uploadDocument(ctx: ServiceContext, input: UploadDocumentInput): Promise<UploadedDocument> {
   if (input.content.length === 0) {
     throw new AppError('validation', { detail: 'file: the file is empty', errors: [{ pointer: '/file', detail: 'is empty' }] });
   }
@@ -37,28 +34,28 @@ export async function uploadDocument(db: Database, principal: Principal, input: 
       errors: [{ pointer: '/file', detail: 'is not an accepted file type' }],
     });
   }
-  const declared = canonicalType(input.declaredType);
+  const declared = canonicalType(input.declared_type);
   if (declared === undefined || (declared !== 'application/octet-stream' && declared !== detected)) {
     throw new AppError('unsupported_media_type', {
-      detail: `The file was declared as ${input.declaredType ?? '(none)'} but its content is ${detected}`,
-      errors: [{ pointer: '/file', detail: `content is ${detected}, not ${input.declaredType}` }],
+      detail: `The file was declared as ${input.declared_type ?? '(none)'} but its content is ${detected}`,
+      errors: [{ pointer: '/file', detail: `content is ${detected}, not ${input.declared_type}` }],
     });
   }
   const filename = (input.filename || 'upload').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_FILENAME) || 'upload';
-  const row = await insertFile(db, {
-    organizationId: principal.organizationId,
+  const row = await insertFile(ctx.db, {
+    organizationId: ctx.principal.organizationId,
     filename,
     contentType: detected,
     size: input.content.length,
     sha256: sha256Hex(input.content),
     content: input.content,
-    uploadedBy: principal.memberId,
+    uploadedBy: ctx.principal.memberId,
   });
   if (!row) throw new AppError('internal');
   return {
     id: row.id,
     filename: row.filename,
-    content_type: row.contentType,
+    content_type: detected,
     size: row.size,
     sha256: row.sha256,
     created_at: row.createdAt.toISOString(),

@@ -1,7 +1,9 @@
 import type { Database } from '../../db/client';
 import { listClaimSignoffs } from '../../db/queries/claims';
+import { findOrganization } from '../../db/queries/organizations';
 import { findAnalyticAccountByCode, findAnalyticAxisByCode, findProjectAxis, findTaxCodeByCode } from '../../db/queries/reference-data';
 import type { Principal } from '../access/principal';
+import { serviceContext } from '../context';
 import { addDemoSection, type DemoMember, type DemoOrganization } from '../demo/seed-demo';
 import { uploadDocument } from '../documents/upload-document';
 import { assignPosition, createOrgUnit, createPosition } from '../people/org-chart';
@@ -137,131 +139,135 @@ async function seedClaims(db: Database, org: DemoOrganization, ctx: { now: Date;
   }
   const channelOf = (memberId: string) => channels.find((c) => c.memberId === memberId);
 
+  const settings = await findOrganization(db, { organizationId });
+  if (!settings) throw new Error(`no organization ${organizationId}`);
+  // The services act as the member who would have made each step, at the time it happened.
+  const as = (member: DemoMember, at: Date) => serviceContext(db, principalOf(org, member), settings, at);
+
   const scan = `demo receipt scan ${organizationId}`;
   // Uploaded as the member would through POST /v1/documents; the same text gives the same bytes (SHA-256).
   const file = (uploadedBy: DemoMember, content: string) =>
-    uploadDocument(db, principalOf(org, uploadedBy), {
+    uploadDocument(as(uploadedBy, ctx.now), {
       filename: `${content.split(' ').slice(0, 2).join('-')}.pdf`,
-      declaredType: 'application/pdf',
+      declared_type: 'application/pdf',
       content: Buffer.from(`%PDF-1.4\n% ${content}\n%%EOF\n`),
     });
   const claimsOut: { id: string; reference: string; state: string; claimant_member_id: string; title: string }[] = [];
 
   // 1. Submitted, with lines of every type, a withdrawn line, two currencies, sign-offs half signed.
-  const roadshowClaim = await fileClaim(db, principalOf(org, claimant), { title: 'Roadshow to Penang and Ipoh', group_id: roadshow.id, payout_channel_id: channelOf(claimant.id)?.id ?? null }, t0);
+  const roadshowClaim = await fileClaim(as(claimant, t0), { title: 'Roadshow to Penang and Ipoh', group_id: roadshow.id, payout_channel_id: channelOf(claimant.id)?.id ?? null });
   const c1 = roadshowClaim.claim.id;
-  const line = { organizationId, claimId: c1, now: t0 };
-  await addClaimLine(db, {
+  const line = { claim_id: c1 };
+  const asClaimant = as(claimant, t0);
+  await addClaimLine(asClaimant, {
     ...line,
     type: 'receipt',
-    expenseDate: past(20),
-    categoryId: meals.id,
+    expense_date: past(20),
+    category_id: meals.id,
     description: 'Dinner with distributor',
     amount: '318.00',
     // SST service tax 8% borne, backed out of the gross: 318.00 × 8 / 108.
-    taxAmount: '23.56',
-    taxCodeId: serviceTax.id,
-    supplierName: 'Restoran Nasi Kandar Line Clear',
-    supplierTin: 'IG21136626090',
-    documentBasis: 'einvoice_company',
-    einvoiceUuid: 'F9D425P6DS7D8IU9K2M1',
-    einvoiceValidatedAt: minutes(t0, -60),
+    tax_amount: '23.56',
+    tax_code_id: serviceTax.id,
+    supplier_name: 'Restoran Nasi Kandar Line Clear',
+    supplier_tin: 'IG21136626090',
+    document_basis: 'einvoice_company',
+    einvoice_uuid: 'F9D425P6DS7D8IU9K2M1',
+    einvoice_validated_at: minutes(t0, -60),
     shares: [
-      { analyticAccountId: klcc.id, percentage: '60' },
-      { analyticAccountId: penang.id, percentage: '40' },
-      { analyticAccountId: salesAccount.id, percentage: '100' },
+      { analytic_account_id: klcc.id, percentage: '60' },
+      { analytic_account_id: penang.id, percentage: '40' },
+      { analytic_account_id: salesAccount.id, percentage: '100' },
     ],
-    documentIds: [(await file(claimant, scan)).id],
+    documents: [(await file(claimant, scan)).id],
   });
-  await addClaimLine(db, {
+  await addClaimLine(asClaimant, {
     ...line,
     type: 'receipt',
-    expenseDate: past(19),
-    categoryId: lodging.id,
+    expense_date: past(19),
+    category_id: lodging.id,
     description: 'Hotel, two nights (Singapore stopover)',
     currency: 'SGD',
     amount: '420.00',
-    fxRate: '3.4815',
-    supplierName: 'Marina Stay Pte Ltd',
-    documentBasis: 'foreign_supplier',
-    shares: [{ analyticAccountId: penang.id, percentage: '100' }],
-    documentIds: [(await file(claimant, `hotel folio ${organizationId}`)).id],
+    fx_rate: '3.4815',
+    supplier_name: 'Marina Stay Pte Ltd',
+    document_basis: 'foreign_supplier',
+    shares: [{ analytic_account_id: penang.id, percentage: '100' }],
+    documents: [(await file(claimant, `hotel folio ${organizationId}`)).id],
   });
-  await addClaimLine(db, { ...line, type: 'mileage', expenseDate: past(18), categoryId: travel.id, description: 'Kuala Lumpur to Ipoh and back', quantity: '412.6', rateId: mileage.id });
-  await addClaimLine(db, { ...line, type: 'per_diem', expenseDate: past(18), categoryId: meals.id, description: 'Three days on the road', quantity: '3', rateId: perDiem.id, band: 'peninsular' });
-  await addClaimLine(db, { ...line, type: 'advance_offset', expenseDate: past(25), categoryId: advance.id, description: 'Cash advance for the roadshow', amount: '500.00' });
-  const parking = await addClaimLine(db, {
+  await addClaimLine(asClaimant, { ...line, type: 'mileage', expense_date: past(18), category_id: travel.id, description: 'Kuala Lumpur to Ipoh and back', quantity: '412.6', rate_id: mileage.id });
+  await addClaimLine(asClaimant, { ...line, type: 'per_diem', expense_date: past(18), category_id: meals.id, description: 'Three days on the road', quantity: '3', rate_id: perDiem.id, band: 'peninsular' });
+  await addClaimLine(asClaimant, { ...line, type: 'advance_offset', expense_date: past(25), category_id: advance.id, description: 'Cash advance for the roadshow', amount: '500.00' });
+  const parking = await addClaimLine(asClaimant, {
     ...line,
     type: 'receipt',
-    expenseDate: past(18),
-    categoryId: travel.id,
+    expense_date: past(18),
+    category_id: travel.id,
     description: 'Parking (claimed twice by mistake)',
     amount: '12.00',
-    supplierName: 'Ipoh Parade Parking',
-    documentBasis: 'relaxation_receipt',
-    relaxationReason: 'Parking machine receipt, no e-invoice',
+    supplier_name: 'Ipoh Parade Parking',
+    document_basis: 'relaxation_receipt',
+    relaxation_reason: 'Parking machine receipt, no e-invoice',
   });
-  await withdrawClaimLine(db, { organizationId, claimId: c1, lineId: parking.id });
-  await recordClaimDecision(db, { organizationId, claimId: c1, actionKey: 'submit', actorMemberId: claimant.id, via: 'reporter', now: minutes(t0, 60) });
-  await openClaimSignoffs(db, { organizationId, claimId: c1, state: 'submitted', eligible: () => [approver.id, owner.id].filter((id, i, all) => all.indexOf(id) === i) });
+  await withdrawClaimLine(asClaimant, { claim_id: c1, line_id: parking.id });
+  await recordClaimDecision(as(claimant, minutes(t0, 60)), { id: c1, action_key: 'submit', via: 'reporter' });
+  await openClaimSignoffs(as(owner, minutes(t0, 60)), { id: c1, state: 'submitted', eligible: () => [approver.id, owner.id].filter((id, i, all) => all.indexOf(id) === i) });
   const [firstSignoff] = await listClaimSignoffs(db, { organizationId, claimId: c1, state: 'submitted' });
   if (firstSignoff) {
-    await signClaimSignoff(db, { organizationId, signoffId: firstSignoff.id, actorMemberId: approver.id, via: 'grant', now: minutes(t0, 120) });
+    await signClaimSignoff(as(approver, minutes(t0, 120)), { signoff_id: firstSignoff.id, via: 'grant' });
   }
   claimsOut.push({ id: c1, reference: roadshowClaim.claim.reference, state: 'submitted', claimant_member_id: claimant.id, title: roadshowClaim.claim.title });
 
   // 2. Paid, through sign-off and approval, settled in two payouts; it carries the same receipt scan
   //    as the roadshow claim, so both lines show possible_duplicate.
-  const lunch = await fileClaim(db, principalOf(org, colleague), { title: 'Client lunch, Bangsar', payout_channel_id: channelOf(colleague.id)?.id ?? null }, minutes(t0, 10));
+  const lunch = await fileClaim(as(colleague, minutes(t0, 10)), { title: 'Client lunch, Bangsar', payout_channel_id: channelOf(colleague.id)?.id ?? null });
   const c2 = lunch.claim.id;
-  await addClaimLine(db, {
-    organizationId,
-    claimId: c2,
-    now: minutes(t0, 10),
+  await addClaimLine(as(colleague, minutes(t0, 10)), {
+    claim_id: c2,
     type: 'receipt',
-    expenseDate: past(20),
-    categoryId: meals.id,
+    expense_date: past(20),
+    category_id: meals.id,
     description: 'Lunch with Kedai Runcit Maju',
     amount: '159.00',
-    taxAmount: '11.78',
-    taxCodeId: serviceTax.id,
-    supplierName: 'Restoran Nasi Kandar Line Clear',
-    documentBasis: 'einvoice_employee',
-    shares: [{ analyticAccountId: salesAccount.id, percentage: '100' }],
-    documentIds: [(await file(colleague, scan)).id],
+    tax_amount: '11.78',
+    tax_code_id: serviceTax.id,
+    supplier_name: 'Restoran Nasi Kandar Line Clear',
+    document_basis: 'einvoice_employee',
+    shares: [{ analytic_account_id: salesAccount.id, percentage: '100' }],
+    documents: [(await file(colleague, scan)).id],
   });
-  await recordClaimDecision(db, { organizationId, claimId: c2, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now: minutes(t0, 70) });
-  await openClaimSignoffs(db, { organizationId, claimId: c2, state: 'submitted', eligible: () => [approver.id] });
+  await recordClaimDecision(as(colleague, minutes(t0, 70)), { id: c2, action_key: 'submit', via: 'reporter' });
+  await openClaimSignoffs(as(owner, minutes(t0, 70)), { id: c2, state: 'submitted', eligible: () => [approver.id] });
   for (const s of await listClaimSignoffs(db, { organizationId, claimId: c2, state: 'submitted' })) {
-    await signClaimSignoff(db, { organizationId, signoffId: s.id, actorMemberId: approver.id, via: 'grant', now: minutes(t0, 130) });
+    await signClaimSignoff(as(approver, minutes(t0, 130)), { signoff_id: s.id, via: 'grant' });
   }
   const approvedBy = approver.id === colleague.id ? owner : approver;
-  await recordClaimDecision(db, { organizationId, claimId: c2, actionKey: 'approve', actorMemberId: approvedBy.id, via: 'grant', now: minutes(t0, 140) });
+  await recordClaimDecision(as(approvedBy, minutes(t0, 140)), { id: c2, action_key: 'approve', via: 'grant' });
   const payTo = channelOf(colleague.id);
   if (payTo) {
     const proof = await file(approvedBy, `bank advice ${organizationId}`);
-    await recordClaimSettlement(db, { organizationId, claimId: c2, channelId: payTo.id, settledBy: approvedBy.id, amount: '100.00', now: minutes(t0, 24 * 60) });
-    await recordClaimSettlement(db, { organizationId, claimId: c2, channelId: payTo.id, settledBy: approvedBy.id, amount: '59.00', proofDocumentId: proof.id, now: minutes(t0, 25 * 60) });
+    await recordClaimSettlement(as(approvedBy, minutes(t0, 24 * 60)), { id: c2, channel_id: payTo.id, amount: '100.00' });
+    await recordClaimSettlement(as(approvedBy, minutes(t0, 25 * 60)), { id: c2, channel_id: payTo.id, amount: '59.00', proof_document_id: proof.id });
   }
-  await recordClaimDecision(db, { organizationId, claimId: c2, actionKey: 'pay', actorMemberId: approvedBy.id, via: 'grant', now: minutes(t0, 25 * 60 + 5) });
+  await recordClaimDecision(as(approvedBy, minutes(t0, 25 * 60 + 5)), { id: c2, action_key: 'pay', via: 'grant' });
   claimsOut.push({ id: c2, reference: lunch.claim.reference, state: 'paid', claimant_member_id: colleague.id, title: lunch.claim.title });
 
   // 3. A draft all in one foreign currency (original_currency and original_total).
-  const tokyo = await fileClaim(db, principalOf(org, claimant), { title: 'Tokyo trade fair' }, minutes(t0, 20));
+  const tokyo = await fileClaim(as(claimant, minutes(t0, 20)), { title: 'Tokyo trade fair' });
   for (const [i, [description, amount, rate]] of [
     ['Airport limousine bus', '3200', '0.0301'],
     ['Business lunch', '5800', '0.0302'],
   ].entries()) {
-    await addClaimLine(db, { organizationId, claimId: tokyo.claim.id, now: minutes(t0, 20), type: 'receipt', expenseDate: past(10 - i), categoryId: i ? meals.id : travel.id, description: description!, currency: 'JPY', amount: amount!, fxRate: rate!, documentBasis: 'foreign_supplier', supplierName: i ? 'Ginza Shokudo' : null });
+    await addClaimLine(as(claimant, minutes(t0, 20)), { claim_id: tokyo.claim.id, type: 'receipt', expense_date: past(10 - i), category_id: i ? meals.id : travel.id, description: description!, currency: 'JPY', amount: amount!, fx_rate: rate!, document_basis: 'foreign_supplier', supplier_name: i ? 'Ginza Shokudo' : null });
   }
   claimsOut.push({ id: tokyo.claim.id, reference: tokyo.claim.reference, state: 'draft', claimant_member_id: claimant.id, title: tokyo.claim.title });
 
   // 4. A rejected claim (it no longer counts for duplicates).
-  const rejected = await fileClaim(db, principalOf(org, claimant), { title: 'Gym membership' }, minutes(t0, 30));
-  await addClaimLine(db, { organizationId, claimId: rejected.claim.id, now: minutes(t0, 30), type: 'receipt', expenseDate: past(12), categoryId: travel.id, description: 'Monthly gym fee', amount: '150.00', supplierName: 'Fitness Hub', documentBasis: 'relaxation_receipt', relaxationReason: 'Membership card statement' });
-  await recordClaimDecision(db, { organizationId, claimId: rejected.claim.id, actionKey: 'submit', actorMemberId: claimant.id, via: 'reporter', now: minutes(t0, 80) });
+  const rejected = await fileClaim(as(claimant, minutes(t0, 30)), { title: 'Gym membership' });
+  await addClaimLine(as(claimant, minutes(t0, 30)), { claim_id: rejected.claim.id, type: 'receipt', expense_date: past(12), category_id: travel.id, description: 'Monthly gym fee', amount: '150.00', supplier_name: 'Fitness Hub', document_basis: 'relaxation_receipt', relaxation_reason: 'Membership card statement' });
+  await recordClaimDecision(as(claimant, minutes(t0, 80)), { id: rejected.claim.id, action_key: 'submit', via: 'reporter' });
   if (approver.id !== claimant.id) {
-    await recordClaimDecision(db, { organizationId, claimId: rejected.claim.id, actionKey: 'reject', actorMemberId: approver.id, via: 'grant', reason: 'Not a business expense', now: minutes(t0, 150) });
+    await recordClaimDecision(as(approver, minutes(t0, 150)), { id: rejected.claim.id, action_key: 'reject', via: 'grant', reason: 'Not a business expense' });
   }
   claimsOut.push({ id: rejected.claim.id, reference: rejected.claim.reference, state: approver.id !== claimant.id ? 'rejected' : 'submitted', claimant_member_id: claimant.id, title: rejected.claim.title });
 

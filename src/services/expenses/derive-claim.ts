@@ -1,4 +1,10 @@
+/**
+ * The derived fields of a claim (total, original currency, merchant, categories, projects) and the
+ * possible-duplicate signal of its lines, computed from lines the caller has read. Pure: no
+ * database, no clock; it never refuses anything (a duplicate is a signal, never a refusal).
+ */
 import { Dec, formatAmount } from '../../lib/money';
+import type { ClaimAnswer } from '../../routers/expenses/claims/schemas';
 
 // lib/money's decimal: 40 significant digits, ties rounded half away from zero.
 const Money = Dec;
@@ -29,15 +35,11 @@ export type DeriveClaimContext = {
   projectNames: ReadonlyMap<string, string>;
 };
 
-export type DerivedClaimFields = {
-  total: string;
-  original_currency: string | null;
-  original_total: string | null;
-  multiple_currencies: boolean;
-  merchant: string | null;
-  category_ids: string[];
-  project_names: string[];
-};
+/** The claim answer's fields this module derives (their shape is the answer's schema). */
+export type DerivedClaimFields = Pick<
+  ClaimAnswer['claim'],
+  'total' | 'original_currency' | 'original_total' | 'multiple_currencies' | 'merchant' | 'category_ids' | 'project_names'
+>;
 
 /** Plain code-unit comparison: deterministic, independent of the host locale. */
 function compareStrings(a: string, b: string): number {
@@ -139,10 +141,7 @@ export type OtherClaimHashRow = {
   caller_may_read: boolean;
 };
 
-export type LineDuplicateInfo = {
-  possible_duplicate: boolean;
-  duplicate_claim_references: string[];
-};
+export type LineDuplicateInfo = Pick<ClaimAnswer['lines'][number], 'possible_duplicate' | 'duplicate_claim_references'>;
 
 /** Claims in these semantics never make another claim's line a possible duplicate. */
 const NON_DUPLICATE_SEMANTICS: ReadonlySet<string> = new Set(['draft', 'rejected', 'cancelled']);

@@ -1,11 +1,13 @@
-import type { Database } from '../../db/client';
+/**
+ * Filing an expense claim (POST /v1/expenses/claims) for the caller: with an API key, for the key's
+ * owner. Nobody files for anybody else, and a claim never starts anywhere but in the workflow's
+ * initial (draft) state, in the organization's base currency, at revision 1.
+ */
 import { findClaimGroup, insertClaim } from '../../db/queries/claims';
-import { nextSequenceValue } from '../../db/queries/sequences';
-import { findOrganization } from '../../db/queries/organizations';
 import { findPayoutChannel } from '../../db/queries/people';
-import { todayIn } from '../../lib/dates';
-import { AppError, pointerLabel, type FieldError } from '../../lib/errors';
-import type { Principal } from '../access/principal';
+import { nextSequenceValue } from '../../db/queries/sequences';
+import { Refusals } from '../../lib/refusals';
+import type { ServiceContext } from '../context';
 import { loadWorkflow } from '../workflow/workflows';
 import { checkClaimTitle } from './claim-title';
 import { claimAnswer, type ClaimAnswer } from './read-claim';
@@ -21,49 +23,41 @@ export function claimReference(year: number, n: number): string {
   return `EC-${year}-${String(n).padStart(4, '0')}`;
 }
 
-/**
- * Files a claim for the caller (with an API key, the key's owner): nobody files for anybody else.
- * The claim starts in the workflow's initial (draft) state, in the organization's base currency, at
- * revision 1, with the next reference of the organization's sequence for the current year.
- */
-export async function fileClaim(db: Database, principal: Principal, input: FileClaimInput, now: Date): Promise<ClaimAnswer> {
+/** Files the claim with the next reference of the organization's sequence for the current year. */
+export async function fileClaim(ctx: ServiceContext, input: FileClaimInput): Promise<ClaimAnswer> {
+  const { db, principal, org } = ctx;
   const organizationId = principal.organizationId;
-  const org = await findOrganization(db, { organizationId });
-  if (!org) throw new AppError('not_found');
 
   // Every rule is checked before refusing, so one answer names every field at fault.
-  const errors: FieldError[] = [];
+  const r = new Refusals();
   const title = checkClaimTitle(input.title, org.recordLanguages);
-  if (!title.ok) errors.push({ pointer: '/title', detail: title.reason });
+  const titleValue = title.ok ? title.value : '';
+  if (!title.ok) r.add('/title', title.reason);
   if (input.group_id) {
     const group = await findClaimGroup(db, { organizationId, id: input.group_id });
-    if (!group) errors.push({ pointer: '/group_id', detail: 'is not a claim group of this organization' });
-    else if (group.retiredAt) errors.push({ pointer: '/group_id', detail: 'names a retired claim group' });
+    if (!group) r.add('/group_id', 'is not a claim group of this organization');
+    else if (group.retiredAt) r.add('/group_id', 'names a retired claim group');
   }
   if (input.payout_channel_id) {
     const channel = await findPayoutChannel(db, { organizationId, id: input.payout_channel_id });
-    if (!channel || channel.memberId !== principal.memberId || !channel.active) {
-      errors.push({ pointer: '/payout_channel_id', detail: 'is not an active payout channel of yours' });
-    }
+    r.check(Boolean(channel && channel.memberId === principal.memberId && channel.active), '/payout_channel_id', 'is not an active payout channel of yours');
   }
-  if (!title.ok || errors.length) {
-    throw new AppError('validation', { detail: errors.map((e) => `${pointerLabel(e.pointer)}: ${e.detail}`).join('; '), errors });
-  }
+  r.throwIfAny();
 
   const def = await loadWorkflow(db, organizationId, 'expense_claim');
-  const year = Number(todayIn(org.timeZone, now).slice(0, 4));
+  const year = Number(ctx.today.slice(0, 4));
   const n = await nextSequenceValue(db, { organizationId, name: `claim:${year}` });
   const claim = await insertClaim(db, {
     organizationId,
     reference: claimReference(year, n),
-    title: title.value,
+    title: titleValue,
     claimantMemberId: principal.memberId,
     groupId: input.group_id ?? null,
     payoutChannelId: input.payout_channel_id ?? null,
     currency: org.baseCurrency,
     state: def.initial_state,
     revision: 1,
-    createdAt: now,
+    createdAt: ctx.now,
   });
-  return claimAnswer(db, principal, claim, now);
+  return claimAnswer(ctx, claim);
 }

@@ -1,4 +1,9 @@
-import type { Database } from '../../db/client';
+/**
+ * Reading a claim: the whole answer of the contract's section 2.4, every field computed from stored
+ * data (derived fields, possible duplicates, the claimant's unit, sign-offs, available transitions).
+ * Read only; it never answers a claim the caller may not read (404, as for one that does not exist)
+ * and never discloses the reference of such a claim as a duplicate.
+ */
 import {
   findClaimsSharingDocuments,
   findReadableClaim,
@@ -11,116 +16,21 @@ import {
   type ClaimReader,
   type ClaimRow,
 } from '../../db/queries/claims';
-import { findOrganization } from '../../db/queries/organizations';
-import type { CLAIM_LINE_TYPES, DECISION_VIAS, DOCUMENT_BASES, FX_RATE_SOURCES, MaskedPayoutField, REIMBURSEMENT_BASES, SignoffGap } from '../../db/schema';
 import { todayIn } from '../../lib/dates';
 import { AppError } from '../../lib/errors';
 import { formatAmount, formatRate } from '../../lib/money';
+import type { ClaimAnswer } from '../../routers/expenses/claims/schemas';
 import { hasPermission, type Principal } from '../access/principal';
+import type { ServiceContext } from '../context';
 import { primaryUnitNameOn } from '../people/org-chart';
 import { stateOf } from '../workflow/transitions';
-import type { Semantic, TransitionDescriptor } from '../workflow/types';
 import { loadWorkflow, transitionsFor } from '../workflow/workflows';
-import { deriveClaim, possibleDuplicates, type DerivedClaimFields } from './derive-claim';
+import { deriveClaim, possibleDuplicates } from './derive-claim';
 
-/** The claim answer of the contract's section 2.4, every field computed from stored data. */
-export interface ClaimAnswer {
-  claim: {
-    id: string;
-    reference: string;
-    title: string;
-    claimant_member_id: string;
-    claimant_unit_name: string | null;
-    group_id: string | null;
-    payout_channel_id: string | null;
-    currency: string;
-    state: string;
-    semantic: Semantic;
-    revision: number;
-    created_at: string;
-    submitted_at: string | null;
-  } & DerivedClaimFields;
-  lines: ClaimLineView[];
-  decisions: {
-    actor_member_id: string;
-    authority_member_id: string;
-    decided_at: string;
-    from: string;
-    to: string;
-    reason: string;
-    via: (typeof DECISION_VIAS)[number];
-  }[];
-  settlements: {
-    id: string;
-    channel_id: string;
-    channel_key: string;
-    channel_name: string;
-    amount: string;
-    currency: string;
-    settled_at: string;
-    settled_by: string;
-    proof_document_id: string | null;
-    account_tail: string | null;
-    fields: MaskedPayoutField[];
-  }[];
-  signoffs: SignoffView[];
-  available_transitions: TransitionDescriptor[];
-}
+export type { ClaimAnswer };
 
-export interface ClaimLineView {
-  id: string;
-  line_no: number;
-  type: (typeof CLAIM_LINE_TYPES)[number];
-  withdrawn: boolean;
-  expense_date: string;
-  category_id: string;
-  description: string;
-  currency: string;
-  amount: string;
-  base_amount: string;
-  fx_rate: string;
-  fx_rate_source: (typeof FX_RATE_SOURCES)[number];
-  reimbursement_basis: (typeof REIMBURSEMENT_BASES)[number];
-  quantity: string;
-  rate_id: string | null;
-  band: string | null;
-  tax_amount: string;
-  tax_code_id: string | null;
-  supplier_name: string | null;
-  supplier_tin: string | null;
-  document_basis: (typeof DOCUMENT_BASES)[number];
-  einvoice_uuid: string | null;
-  einvoice_validated_at: string | null;
-  relaxation_reason: string | null;
-  documents: string[];
-  possible_duplicate: boolean;
-  duplicate_claim_references: string[];
-  shares: { analytic_account_id: string; percentage: string }[];
-}
-
-export interface SignoffView {
-  account_code: string;
-  account_name: string;
-  amount: string;
-  analytic_account_id: string;
-  axis_id: string;
-  currency: string;
-  eligible: string[];
-  gap?: SignoffGap;
-  signed?: {
-    id: string;
-    actor_member_id: string;
-    authority_member_id: string;
-    axis_id: string;
-    analytic_account_id: string;
-    amount: string;
-    decided_at: string;
-    state: string;
-    via: 'grant' | 'delegation' | 'escalation';
-    approver_assignment_id: string | null;
-  };
-  state: string;
-}
+type ClaimLineView = ClaimAnswer['lines'][number];
+type SignoffView = ClaimAnswer['signoffs'][number];
 
 /**
  * The caller as a claim reader: approvers and payers read every claim of the organization; the rest
@@ -135,19 +45,18 @@ function claimReader(principal: Principal): ClaimReader {
 }
 
 /** Reads one claim the caller may read; any other answers 404, like a claim that does not exist. */
-export async function getClaim(db: Database, principal: Principal, id: string, now: Date): Promise<ClaimAnswer> {
-  const claim = await findReadableClaim(db, { organizationId: principal.organizationId, id, reader: claimReader(principal) });
+export async function getClaim(ctx: ServiceContext, input: { id: string }): Promise<ClaimAnswer> {
+  const claim = await findReadableClaim(ctx.db, { organizationId: ctx.principal.organizationId, id: input.id, reader: claimReader(ctx.principal) });
   if (!claim) throw new AppError('not_found', { detail: 'No such claim in this organization' });
-  return claimAnswer(db, principal, claim, now);
+  return claimAnswer(ctx, claim);
 }
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
 /** Builds the whole answer of one claim for the caller. */
-export async function claimAnswer(db: Database, principal: Principal, claim: ClaimRow, now: Date): Promise<ClaimAnswer> {
+export async function claimAnswer(ctx: ServiceContext, claim: ClaimRow): Promise<ClaimAnswer> {
+  const { db, principal, org } = ctx;
   const organizationId = principal.organizationId;
-  const org = await findOrganization(db, { organizationId });
-  if (!org) throw new AppError('not_found');
   const def = await loadWorkflow(db, organizationId, 'expense_claim');
   const semantic = stateOf(def, claim.state).semantic;
   const base = org.baseCurrency;
@@ -230,8 +139,7 @@ export async function claimAnswer(db: Database, principal: Principal, claim: Cla
   const signoffRows = await listClaimSignoffs(db, { organizationId, claimId: claim.id, state: claim.state });
 
   // The unit on the day of the latest submission (leaving a draft state), or today while in draft.
-  const today = todayIn(org.timeZone, now);
-  let unitDay = today;
+  let unitDay = ctx.today;
   if (semantic !== 'draft') {
     const latest = [...decisionRows].reverse().find((d) => def.states.find((s) => s.key === d.fromState)?.semantic === 'draft');
     const when = latest?.decidedAt ?? claim.submittedAt;

@@ -1,3 +1,10 @@
+/**
+ * Receipts and allocations (DESIGN section 16). Recording money and applying it are people's
+ * operations not yet in the public interface; the demo seed and tests use these. An allocation is
+ * never edited or deleted (a reversal undoes it), never spends more than its source or the document
+ * has left, and every write of one refreshes the stored `outstanding` / `outstanding_base` of the
+ * documents it touches: the one source of the balance GET and the list show (document-view.ts).
+ */
 import type { Database } from '../../db/client';
 import {
   allocatedFrom,
@@ -10,10 +17,12 @@ import {
   markAllocationReversed,
   updateDocument,
 } from '../../db/queries/receivable-documents';
-import { findOrganization } from '../../db/queries/organizations';
-import { AppError, validationError } from '../../lib/errors';
-import { checkAmountPlaces, Dec, roundAmount } from '../../lib/money';
 import type { allocations } from '../../db/schema';
+import { AppError, validationError } from '../../lib/errors';
+import { isCurrency } from '../../lib/code-lists';
+import { Dec, roundAmount } from '../../lib/money';
+import { amountInCurrency, Refusals } from '../../lib/refusals';
+import type { ServiceContext } from '../context';
 import { outstanding } from './pricing';
 
 type AllocationRow = typeof allocations.$inferSelect;
@@ -37,37 +46,45 @@ export function balanceOf(
   };
 }
 
-/**
- * Receipts and allocations. Recording money and applying it are people's operations, not part of
- * the public interface yet; the demo seed and tests use these. Every write of an allocation
- * refreshes the stored `outstanding` / `outstanding_base` of the documents it touches: the one
- * source of the balance that GET and the list show (document-view.ts).
- */
+export interface RecordReceiptInput {
+  customer_id: string;
+  reference: string;
+  currency: string;
+  amount: string;
+  /** Base-currency units per one unit of `currency`; 1 when absent. */
+  fx_rate?: string;
+  received_on: string;
+}
 
-export async function recordReceipt(
-  db: Database,
-  input: { organizationId: string; customerId: string; reference: string; currency: string; amount: string; fxRate?: string; receivedOn: string; createdBy: string },
-) {
-  const org = await findOrganization(db, { organizationId: input.organizationId });
-  if (!org) throw new AppError('not_found');
-  if (!checkAmountPlaces(input.amount, input.currency) || !new Dec(input.amount).gt(0)) throw validationError('/amount', 'must be a positive amount');
-  const baseAmount = roundAmount(new Dec(input.amount).times(input.fxRate ?? '1'), org.baseCurrency);
-  const row = await insertReceipt(db, {
-    organizationId: input.organizationId,
-    customerId: input.customerId,
+/** A positive amount with at most the currency's places, or a 422 naming the field. */
+function positiveAmount(value: string, currency: string, pointer: string): void {
+  const r = new Refusals();
+  amountInCurrency(r, value, currency, pointer, { positive: true });
+  r.throwIfAny();
+}
+
+/** Records money received from a customer, as the caller. */
+export async function recordReceipt(ctx: ServiceContext, input: RecordReceiptInput) {
+  const r = new Refusals();
+  if (r.check(isCurrency(input.currency), '/currency', 'is not an ISO 4217 currency code')) amountInCurrency(r, input.amount, input.currency, '/amount', { positive: true });
+  r.throwIfAny();
+  const baseAmount = roundAmount(new Dec(input.amount).times(input.fx_rate ?? '1'), ctx.org.baseCurrency);
+  const row = await insertReceipt(ctx.db, {
+    organizationId: ctx.principal.organizationId,
+    customerId: input.customer_id,
     reference: input.reference,
     currency: input.currency,
     amount: input.amount,
     baseAmount: baseAmount.toFixed(),
-    receivedOn: input.receivedOn,
-    createdBy: input.createdBy,
+    receivedOn: input.received_on,
+    createdBy: ctx.principal.memberId,
   });
   if (!row) throw new AppError('internal');
   return row;
 }
 
 /** Recomputes and stores the balance of a document from its allocations. */
-export async function refreshBalance(db: Database, q: { organizationId: string; documentId: string }) {
+async function refreshBalance(db: Database, q: { organizationId: string; documentId: string }) {
   const doc = await lockDocument(db, { organizationId: q.organizationId, id: q.documentId });
   if (!doc) return;
   const rows = await findAllocations(db, { organizationId: q.organizationId, documentId: q.documentId });
@@ -76,38 +93,37 @@ export async function refreshBalance(db: Database, q: { organizationId: string; 
 }
 
 export interface AllocateInput {
-  organizationId: string;
-  invoiceId: string;
+  invoice_id: string;
   amount: string;
-  effectiveOn: string;
-  createdBy: string;
-  now?: Date;
-  receiptId?: string;
-  creditNoteId?: string;
+  effective_on: string;
+  /** Exactly one source: a receipt or an issued credit note. */
+  receipt_id?: string;
+  credit_note_id?: string;
 }
 
 /**
  * Applies part of a receipt or of an issued credit note to an issued invoice or debit note of the
- * same customer and currency, never more than either has left. The base amount is the invoice's
- * share of its own base gross, so settling in full brings `outstanding_base` to exactly zero.
+ * same customer and currency, as the caller, never more than either has left. The base amount is the
+ * invoice's share of its own base gross, so settling in full brings `outstanding_base` to exactly zero.
  */
-export async function allocate(db: Database, input: AllocateInput) {
-  const { organizationId } = input;
-  if (Boolean(input.receiptId) === Boolean(input.creditNoteId)) throw validationError('/source', 'name exactly one of a receipt and a credit note');
-  const invoice = await lockDocument(db, { organizationId, id: input.invoiceId });
+export async function allocate(ctx: ServiceContext, input: AllocateInput) {
+  const { db } = ctx;
+  const organizationId = ctx.principal.organizationId;
+  if (Boolean(input.receipt_id) === Boolean(input.credit_note_id)) throw validationError('/source', 'name exactly one of a receipt and a credit note');
+  const invoice = await lockDocument(db, { organizationId, id: input.invoice_id });
   if (!invoice || invoice.kind === 'customer_credit_note' || !invoice.issuedAt) throw validationError('/invoice_id', 'no issued invoice or debit note with this id');
-  if (!checkAmountPlaces(input.amount, invoice.currency) || !new Dec(input.amount).gt(0)) throw validationError('/amount', 'must be a positive amount');
+  positiveAmount(input.amount, invoice.currency, '/amount');
   const amount = new Dec(input.amount);
   const balance = balanceOf(invoice, await findAllocations(db, { organizationId, documentId: invoice.id }));
   if (amount.gt(balance.outstanding)) throw validationError('/amount', 'is more than the invoice has outstanding');
 
   let sourceLeft: Dec;
-  if (input.receiptId) {
-    const receipt = await lockReceipt(db, { organizationId, id: input.receiptId });
+  if (input.receipt_id) {
+    const receipt = await lockReceipt(db, { organizationId, id: input.receipt_id });
     if (!receipt || receipt.customerId !== invoice.customerId || receipt.currency !== invoice.currency) throw validationError('/receipt_id', 'no receipt of this customer in this currency');
     sourceLeft = new Dec(receipt.amount).minus(await allocatedFrom(db, { organizationId, receiptId: receipt.id }));
   } else {
-    const note = await lockDocument(db, { organizationId, id: input.creditNoteId! });
+    const note = await lockDocument(db, { organizationId, id: input.credit_note_id! });
     if (!note || note.kind !== 'customer_credit_note' || !note.issuedAt || note.customerId !== invoice.customerId || note.currency !== invoice.currency) {
       throw validationError('/credit_note_id', 'no issued credit note of this customer in this currency');
     }
@@ -115,32 +131,31 @@ export async function allocate(db: Database, input: AllocateInput) {
   }
   if (amount.gt(sourceLeft)) throw validationError('/amount', 'is more than the source has left to allocate');
 
-  const org = await findOrganization(db, { organizationId });
-  if (!org) throw new AppError('not_found');
-  const baseAmount = amount.eq(balance.outstanding) ? balance.outstandingBase : roundAmount(amount.times(invoice.fxRate), org.baseCurrency);
+  const baseAmount = amount.eq(balance.outstanding) ? balance.outstandingBase : roundAmount(amount.times(invoice.fxRate), ctx.org.baseCurrency);
   const row = await insertAllocation(db, {
     organizationId,
     invoiceId: invoice.id,
-    sourceKind: input.receiptId ? 'receipt' : 'credit_note',
-    receiptId: input.receiptId ?? null,
-    creditNoteId: input.creditNoteId ?? null,
+    sourceKind: input.receipt_id ? 'receipt' : 'credit_note',
+    receiptId: input.receipt_id ?? null,
+    creditNoteId: input.credit_note_id ?? null,
     currency: invoice.currency,
     amount: amount.toFixed(),
     baseAmount: baseAmount.toFixed(),
-    effectiveOn: input.effectiveOn,
-    createdBy: input.createdBy,
-    ...(input.now ? { createdAt: input.now } : {}),
+    effectiveOn: input.effective_on,
+    createdBy: ctx.principal.memberId,
+    createdAt: ctx.now,
   });
   if (!row) throw new AppError('internal');
   await refreshBalance(db, { organizationId, documentId: invoice.id });
-  if (input.creditNoteId) await refreshBalance(db, { organizationId, documentId: input.creditNoteId });
+  if (input.credit_note_id) await refreshBalance(db, { organizationId, documentId: input.credit_note_id });
   return row;
 }
 
-/** Reverses an allocation with an opposite one; both then stop counting toward balances. */
-export async function reverseAllocation(db: Database, input: { organizationId: string; allocationId: string; effectiveOn: string; createdBy: string; now?: Date }) {
-  const { organizationId } = input;
-  const original = await lockAllocation(db, { organizationId, id: input.allocationId });
+/** Reverses an allocation with an opposite one, as the caller; both then stop counting toward balances. */
+export async function reverseAllocation(ctx: ServiceContext, input: { allocation_id: string; effective_on: string }) {
+  const { db } = ctx;
+  const organizationId = ctx.principal.organizationId;
+  const original = await lockAllocation(db, { organizationId, id: input.allocation_id });
   if (!original) throw new AppError('not_found');
   if (original.reversedById || original.reversesId) throw new AppError('conflict', { detail: 'The allocation is already reversed or is itself a reversal' });
   const row = await insertAllocation(db, {
@@ -152,10 +167,10 @@ export async function reverseAllocation(db: Database, input: { organizationId: s
     currency: original.currency,
     amount: new Dec(original.amount).negated().toFixed(),
     baseAmount: new Dec(original.baseAmount).negated().toFixed(),
-    effectiveOn: input.effectiveOn,
-    createdBy: input.createdBy,
+    effectiveOn: input.effective_on,
+    createdBy: ctx.principal.memberId,
     reversesId: original.id,
-    ...(input.now ? { createdAt: input.now } : {}),
+    createdAt: ctx.now,
   });
   if (!row) throw new AppError('internal');
   await markAllocationReversed(db, { organizationId, id: original.id, reversedById: row.id });

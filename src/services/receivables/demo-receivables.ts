@@ -1,6 +1,8 @@
 import type { Database } from '../../db/client';
+import { findOrganization } from '../../db/queries/organizations';
 import { BUILT_IN_ROLES } from '../access/permissions';
 import type { Principal } from '../access/principal';
+import { serviceContext } from '../context';
 import type { DemoOrganization, DemoSection } from '../demo/seed-demo';
 import { uploadDocument } from '../documents/upload-document';
 import { allocate, recordReceipt, reverseAllocation } from './allocations';
@@ -55,20 +57,21 @@ export const receivablesDemoSection: DemoSection = async (db: Database, org, { n
   const issuerMember = org.members.find((m) => m.active && m.role === 'accountant' && m.id !== preparerMember.id) ?? org.members.find((m) => m.active && m.role === 'owner')!;
   const sole = preparerMember.id === issuerMember.id;
   const preparer = principalOf(org, preparerMember.id, preparerMember.role);
+  const settings = await findOrganization(db, { organizationId: org.id });
+  if (!settings) throw new Error(`no organization ${org.id}`);
+  const asPreparer = serviceContext(db, preparer, settings, now);
+  const asIssuer = serviceContext(db, principalOf(org, issuerMember.id, issuerMember.role), settings, now);
 
   const documents: { id: string; kind: string; state: string; reference: string | null; currency: string }[] = [];
   const tradeLines: { id: string; kind: string; customer_id: string; quantity: string; quantity_invoiced: string }[] = [];
   const issue = async (id: string) =>
-    issueDocument(db, {
-      organizationId: org.id,
-      documentId: id,
-      actorMemberId: issuerMember.id,
-      now,
+    issueDocument(asIssuer, {
+      id,
       via: sole ? 'sole_owner_exception' : 'grant',
       reason: sole ? 'Sole owner: no one else can issue' : 'Checked against the delivery order',
     });
   const prepare = async (input: PrepareDocumentInput) => {
-    const doc = await prepareDocument(db, preparer, input, now);
+    const doc = await prepareDocument(asPreparer, input);
     documents.push({ id: doc.id, kind: doc.kind, state: doc.state, reference: doc.reference, currency: doc.currency });
     return doc;
   };
@@ -82,9 +85,9 @@ export const receivablesDemoSection: DemoSection = async (db: Database, org, { n
     const salesReturn = await createTradeLine(db, org.id, { customerId: customer.id, kind: 'sales_return', reference: 'RN-2001', description: 'Steel brackets returned', quantity: '20', unitCode: 'C62' });
 
     // A draft with a project, departments, custom fields and an attachment.
-    const pdf = await uploadDocument(db, preparer, {
+    const pdf = await uploadDocument(asPreparer, {
       filename: 'purchase-order-7781.pdf',
-      declaredType: 'application/pdf',
+      declared_type: 'application/pdf',
       content: Buffer.from(`%PDF-1.4\n% demo purchase order for ${org.name}\n%%EOF\n`),
     });
     await prepare({
@@ -132,8 +135,8 @@ export const receivablesDemoSection: DemoSection = async (db: Database, org, { n
       ],
     });
     refresh(inv1.id, 'issued', (await issue(inv1.id)).reference);
-    const receipt = await recordReceipt(db, { organizationId: org.id, customerId: customer.id, reference: 'OR-0001', currency: customer.currency, amount: '500.00', receivedOn: today, createdBy: issuerMember.id });
-    await allocate(db, { organizationId: org.id, invoiceId: inv1.id, receiptId: receipt.id, amount: '500.00', effectiveOn: today, createdBy: issuerMember.id, now });
+    const receipt = await recordReceipt(asIssuer, { customer_id: customer.id, reference: 'OR-0001', currency: customer.currency, amount: '500.00', received_on: today });
+    await allocate(asIssuer, { invoice_id: inv1.id, receipt_id: receipt.id, amount: '500.00', effective_on: today });
     const cn = await prepare({
       kind: 'customer_credit_note',
       customer_id: customer.id,
@@ -142,7 +145,7 @@ export const receivablesDemoSection: DemoSection = async (db: Database, org, { n
       lines: [{ account_id: revenue.id, description: 'Steel brackets returned', quantity: '10', unit_price: '4.75', unit_code: 'C62', tax_code_id: st10.id, trade_line_id: salesReturn.id }],
     });
     refresh(cn.id, 'issued', (await issue(cn.id)).reference);
-    await allocate(db, { organizationId: org.id, invoiceId: inv1.id, creditNoteId: cn.id, amount: cn.gross_amount, effectiveOn: today, createdBy: issuerMember.id, now });
+    await allocate(asIssuer, { invoice_id: inv1.id, credit_note_id: cn.id, amount: cn.gross_amount, effective_on: today });
 
     // Issued invoice with an exempt line; its receipt allocation was reversed, then re-applied in part.
     const inv2 = await prepare({
@@ -154,10 +157,10 @@ export const receivablesDemoSection: DemoSection = async (db: Database, org, { n
       ],
     });
     refresh(inv2.id, 'issued', (await issue(inv2.id)).reference);
-    const receipt2 = await recordReceipt(db, { organizationId: org.id, customerId: customer.id, reference: 'OR-0002', currency: customer.currency, amount: '2747.00', receivedOn: today, createdBy: issuerMember.id });
-    const wrong = await allocate(db, { organizationId: org.id, invoiceId: inv2.id, receiptId: receipt2.id, amount: '2747.00', effectiveOn: today, createdBy: issuerMember.id, now });
-    await reverseAllocation(db, { organizationId: org.id, allocationId: wrong.id, effectiveOn: today, createdBy: issuerMember.id, now });
-    await allocate(db, { organizationId: org.id, invoiceId: inv2.id, receiptId: receipt2.id, amount: '1000.00', effectiveOn: today, createdBy: issuerMember.id, now });
+    const receipt2 = await recordReceipt(asIssuer, { customer_id: customer.id, reference: 'OR-0002', currency: customer.currency, amount: '2747.00', received_on: today });
+    const wrong = await allocate(asIssuer, { invoice_id: inv2.id, receipt_id: receipt2.id, amount: '2747.00', effective_on: today });
+    await reverseAllocation(asIssuer, { allocation_id: wrong.id, effective_on: today });
+    await allocate(asIssuer, { invoice_id: inv2.id, receipt_id: receipt2.id, amount: '1000.00', effective_on: today });
 
     // A debit note draft against the first invoice.
     await prepare({

@@ -1,5 +1,10 @@
+/**
+ * The one view of a receivables document header (contract 2.2), shared by GET and the list, so the
+ * two cannot disagree. Pure formatting of a stored row: it never reads, and never computes a balance.
+ */
 import type { DocumentRow } from '../../db/queries/receivable-documents';
 import { formatAmount, formatRate } from '../../lib/money';
+import type { DocumentListItem } from '../../routers/receivables/invoices/list-schemas';
 import { stateOf } from '../workflow/transitions';
 import type { WorkflowDefinition } from '../workflow/types';
 
@@ -7,12 +12,11 @@ import type { WorkflowDefinition } from '../workflow/types';
 export type DocumentHeaderRow = DocumentRow & { projectCode: string | null; projectName: string | null; isGroupTransaction: boolean };
 
 /**
- * The one view of a document header (contract 2.2), shared by GET and the list: every field but
- * lines, allocations, timeline and available transitions. The balance has one source, the stored
- * `outstanding` / `outstanding_base` columns, which every allocation write keeps current
- * (services/receivables/allocations.ts).
+ * Every field of a document but lines, allocations, timeline and available transitions. The balance
+ * has one source, the stored `outstanding` / `outstanding_base` columns, which every allocation write
+ * keeps current (services/receivables/allocations.ts).
  */
-export function documentHeaderView(doc: DocumentHeaderRow, ctx: { def: WorkflowDefinition; baseCurrency: string; attachmentIds: string[] }) {
+export function documentHeaderView(doc: DocumentHeaderRow, ctx: { def: WorkflowDefinition; baseCurrency: string; attachmentIds: string[] }): DocumentListItem {
   const cur = doc.currency;
   const base = ctx.baseCurrency;
   return {
@@ -52,5 +56,3 @@ export function documentHeaderView(doc: DocumentHeaderRow, ctx: { def: WorkflowD
     attachment_ids: ctx.attachmentIds,
   };
 }
-
-export type DocumentHeaderView = ReturnType<typeof documentHeaderView>;

@@ -1,21 +1,20 @@
-import type { Database } from '../../db/client';
+/**
+ * Issuing a receivables document: the `issue` edge of its workflow. Issuing is a person's decision
+ * and not a public operation (contract section 3): the demo seed and tests use this service, and the
+ * people's operations will call it behind their own gate checks. It never checks who may issue (the
+ * caller did), and never issues a credit note beyond what is left to credit on its invoice.
+ */
 import { memberExists } from '../../db/queries/access';
 import { findCustomer } from '../../db/queries/customers';
-import { findOrganization } from '../../db/queries/organizations';
 import { findDocumentLink, insertTimelineEntry, issuedCreditsAgainst, lockDocument, updateDocument } from '../../db/queries/receivable-documents';
 import { nextSequenceValue } from '../../db/queries/sequences';
 import type { DocumentKind, FrozenAddress, FrozenBuyer, FrozenSeller } from '../../db/schema';
 import { countryAlpha2 } from '../../lib/code-lists';
-import { addDays, todayIn } from '../../lib/dates';
+import { addDays } from '../../lib/dates';
 import { AppError, validationError } from '../../lib/errors';
 import { Dec, formatAmount } from '../../lib/money';
+import type { ServiceContext } from '../context';
 import { loadWorkflow } from '../workflow/workflows';
-
-/**
- * Issuing is a person's decision and not a public operation (contract section 3). This service is
- * what the demo seed and tests use to bring documents into the issued state; the people's
- * operations will call it behind their own gate checks.
- */
 
 const PREFIX: Record<DocumentKind, string> = { sales_invoice: 'INV', customer_credit_note: 'CN', customer_debit_note: 'DN' };
 
@@ -33,23 +32,23 @@ function freezeAddress(address: Record<string, string | null | undefined>, count
   return out;
 }
 
-export interface IssueInput {
-  organizationId: string;
-  documentId: string;
-  actorMemberId: string;
-  now: Date;
+export interface IssueDocumentInput {
+  id: string;
   /** Recorded on the timeline; required for the sole-owner exception. */
   reason?: string;
   via?: 'grant' | 'sole_owner_exception';
 }
 
 /**
- * Takes the `issue` edge: the next number of the organization's per-kind, per-year sequence becomes
- * the reference, the invoice date becomes the day of issue (due date moved with it), and buyer and
- * seller are frozen as they read now.
+ * Takes the `issue` edge as the caller: the next number of the organization's per-kind, per-year
+ * sequence becomes the reference, the invoice date becomes the day of issue (due date moved with it),
+ * and buyer and seller are frozen as they read now.
  */
-export async function issueDocument(db: Database, input: IssueInput) {
-  const { organizationId, documentId, now } = input;
+export async function issueDocument(ctx: ServiceContext, input: IssueDocumentInput) {
+  const { db, now, today } = ctx;
+  const organizationId = ctx.principal.organizationId;
+  const actorMemberId = ctx.principal.memberId;
+  const documentId = input.id;
   // A credit note: the original invoice is locked first, as preparing a credit note and allocating
   // do (invoice before credit note), so credit notes of one invoice are issued one at a time.
   const link = await findDocumentLink(db, { organizationId, id: documentId });
@@ -73,11 +72,9 @@ export async function issueDocument(db: Database, input: IssueInput) {
       });
     }
   }
-  if (!(await memberExists(db, { organizationId, id: input.actorMemberId }))) throw validationError('/actor_member_id', 'no such member in this organization');
+  // The system acts on a member's behalf (CLI, demo): that member must be one of the organization's.
+  if (!(await memberExists(db, { organizationId, id: actorMemberId }))) throw validationError('/actor_member_id', 'no such member in this organization');
 
-  const org = await findOrganization(db, { organizationId });
-  if (!org) throw new AppError('not_found');
-  const today = todayIn(org.timeZone, now);
   const customer = await findCustomer(db, { organizationId, id: doc.customerId, today });
   if (!customer) throw new AppError('internal');
 
@@ -95,6 +92,7 @@ export async function issueDocument(db: Database, input: IssueInput) {
     sst_no: customer.sstRegistrationNo,
     tin: customer.tin,
   };
+  const org = ctx.org;
   const s = org.seller ?? {};
   const seller: FrozenSeller = {
     name: s.name ?? org.name,
@@ -121,7 +119,7 @@ export async function issueDocument(db: Database, input: IssueInput) {
     organizationId,
     documentId,
     actionKey: edge.action_key,
-    actorMemberId: input.actorMemberId,
+    actorMemberId,
     decidedAt: now,
     fromState: doc.state,
     toState: edge.to,

@@ -1,5 +1,8 @@
-import type { Database } from '../../db/client';
-import { findOrganization } from '../../db/queries/organizations';
+/**
+ * One page of the receivables list (contract 4.3, DESIGN section 9). Read only; it never reads
+ * another organization's documents, and the page's cost never grows with the page size (a fixed
+ * number of statements: the workflow, the page, the page's attachments).
+ */
 import {
   countRangeUpTo,
   findAttachmentIdsOf,
@@ -11,12 +14,13 @@ import {
 } from '../../db/queries/receivable-document-list';
 import type { DocumentKind } from '../../db/schema';
 import { decodeCursor, encodeCursor, invalidCursor, type CursorBinding } from '../../lib/cursor';
-import { todayIn } from '../../lib/dates';
-import { AppError, validationError } from '../../lib/errors';
-import { cursorSecret } from '../access/cursor-secret';
-import type { Principal } from '../access/principal';
+import { validationError } from '../../lib/errors';
+import type { DocumentListPage } from '../../routers/receivables/invoices/list-schemas';
+import type { ServiceContext } from '../context';
 import { loadWorkflow } from '../workflow/workflows';
 import { documentHeaderView } from './document-view';
+
+export type { DocumentListPage };
 
 export interface ListDocumentsInput {
   kind?: DocumentKind;
@@ -36,13 +40,10 @@ export const DEFAULT_LIMIT = 25;
 /** Up to this many documents in an invoice-date range, reading the range and sorting it beats walking another sort's index. */
 const RANGE_FIRST_CAP = 20_000;
 
-/**
- * One page of the receivables list (contract 4.3, DESIGN section 9): every document field but
- * lines, allocations, timeline and available transitions, in three statements whatever the page
- * size (organization and workflow, the page, the page's attachments).
- */
-export async function listDocuments(db: Database, principal: Principal, input: ListDocumentsInput, opts: { now: Date; configuredCursorSecret: string | undefined }) {
-  const organizationId = principal.organizationId;
+/** Every document field but lines, allocations, timeline and available transitions; a signed cursor to the next page. */
+export async function listDocuments(ctx: ServiceContext, input: ListDocumentsInput): Promise<DocumentListPage> {
+  const { db } = ctx;
+  const organizationId = ctx.principal.organizationId;
   const sort = input.sort ?? 'created_at';
   const order = input.order ?? 'desc';
   const limit = input.limit ?? DEFAULT_LIMIT;
@@ -60,7 +61,7 @@ export async function listDocuments(db: Database, principal: Principal, input: L
   };
   // The cursor is bound to everything that decides which rows come in which order; not to limit.
   const binding: CursorBinding = { sort, order, filters: { ...filters } };
-  const secret = await cursorSecret(db, opts.configuredCursorSecret);
+  const secret = await ctx.cursorSecret();
   let after: { value: string | null; id: string } | undefined;
   if (input.cursor !== undefined) {
     after = decodeCursor(secret, input.cursor, binding);
@@ -69,9 +70,6 @@ export async function listDocuments(db: Database, principal: Principal, input: L
     if (!valueOk || !/^[0-9a-f-]{36}$/i.test(after.id)) throw invalidCursor();
   }
 
-  const org = await findOrganization(db, { organizationId });
-  if (!org) throw new AppError('not_found');
-  const today = todayIn(org.timeZone, opts.now);
   const def = await loadWorkflow(db, organizationId, 'receivable_document');
   // A narrow invoice-date range with another sort is read range first (see rangeFirst in the query).
   const hasRange = filters.invoiceDateFrom !== undefined || filters.invoiceDateTo !== undefined;
@@ -79,15 +77,13 @@ export async function listDocuments(db: Database, principal: Principal, input: L
     hasRange && sort !== 'invoice_date'
       ? (await countRangeUpTo(db, { organizationId, from: filters.invoiceDateFrom, to: filters.invoiceDateTo, cap: RANGE_FIRST_CAP })) < RANGE_FIRST_CAP
       : false;
-  const rows = await listDocumentRows(db, { organizationId, today, sort, order, filters, after, take: limit + 1, rangeFirst });
+  const rows = await listDocumentRows(db, { organizationId, today: ctx.today, sort, order, filters, after, take: limit + 1, rangeFirst });
   const page = rows.slice(0, limit);
   const attachments = await findAttachmentIdsOf(db, { organizationId, documentIds: page.map((r) => r.id) });
   const last = page[page.length - 1];
 
   return {
-    documents: page.map((doc) => documentHeaderView(doc, { def, baseCurrency: org.baseCurrency, attachmentIds: attachments.get(doc.id) ?? [] })),
+    documents: page.map((doc) => documentHeaderView(doc, { def, baseCurrency: ctx.org.baseCurrency, attachmentIds: attachments.get(doc.id) ?? [] })),
     next_cursor: rows.length > limit && last ? encodeCursor(secret, binding, { value: last.sortValue, id: last.id }) : null,
   };
 }
-
-export type DocumentListPage = Awaited<ReturnType<typeof listDocuments>>;

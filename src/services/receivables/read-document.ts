@@ -1,22 +1,25 @@
-import type { Database } from '../../db/client';
+/**
+ * Reading one receivables document as the contract's section 2.2 describes it: the shared header view
+ * with lines, allocations, available transitions and timeline. Read only: it never writes, and never
+ * answers a document of another organization (404, as for one that does not exist).
+ */
 import { findAttachmentIds } from '../../db/queries/files';
-import { findOrganization } from '../../db/queries/organizations';
 import { findAllocations, findDocument, findLines, findShares, findTimeline } from '../../db/queries/receivable-documents';
-import { todayIn } from '../../lib/dates';
 import { AppError } from '../../lib/errors';
 import { formatAmount, formatRate } from '../../lib/money';
-import type { Principal } from '../access/principal';
+import type { DocumentView } from '../../routers/receivables/invoices/schemas';
+import type { ServiceContext } from '../context';
 import { availableTransitions } from '../workflow/transitions';
 import { actorOf, loadWorkflow } from '../workflow/workflows';
 import { documentHeaderView } from './document-view';
 
-/** The document as the contract's section 2.2 describes it: the shared header view with lines, allocations, transitions and timeline. */
-export async function readDocument(db: Database, principal: Principal, id: string, now: Date) {
-  const organizationId = principal.organizationId;
-  const org = await findOrganization(db, { organizationId });
-  if (!org) throw new AppError('not_found');
-  const today = todayIn(org.timeZone, now);
-  const doc = await findDocument(db, { organizationId, id, today });
+export type { DocumentView };
+
+export async function readDocument(ctx: ServiceContext, input: { id: string }): Promise<DocumentView> {
+  const { db } = ctx;
+  const organizationId = ctx.principal.organizationId;
+  const id = input.id;
+  const doc = await findDocument(db, { organizationId, id, today: ctx.today });
   if (!doc) throw new AppError('not_found', { detail: 'No such receivables document in this organization' });
 
   const [lines, allocationRows, timeline, attachmentIds, def, actor] = [
@@ -25,10 +28,10 @@ export async function readDocument(db: Database, principal: Principal, id: strin
     await findTimeline(db, { organizationId, documentId: id }),
     await findAttachmentIds(db, { organizationId, recordType: 'receivable_document', recordId: id }),
     await loadWorkflow(db, organizationId, 'receivable_document'),
-    await actorOf(db, principal),
+    await actorOf(db, ctx.principal),
   ];
   const shares = await findShares(db, { organizationId, lineIds: lines.map((l) => l.id) });
-  const base = org.baseCurrency;
+  const base = ctx.org.baseCurrency;
   const cur = doc.currency;
 
   return {
@@ -83,5 +86,3 @@ export async function readDocument(db: Database, principal: Principal, id: strin
     })),
   };
 }
-
-export type DocumentView = Awaited<ReturnType<typeof readDocument>>;

@@ -1,4 +1,6 @@
+/** expenses.claims.create, POST /v1/expenses/claims: meta, schemas and one service call; no rule lives here. */
 import { fileClaim } from '../../../services/expenses/file-claim';
+import { svc } from '../../context';
 import { setCreated, setEtag } from '../../http';
 import { writeProcedure } from '../../procedures';
 import { claimAnswerSchema, createClaimInput } from './schemas';
@@ -23,7 +25,7 @@ export const createClaimProcedure = writeProcedure('expenses.claim.create')
   .input(createClaimInput)
   .output(claimAnswerSchema)
   .mutation(async ({ ctx, input }) => {
-    const answer = await fileClaim(ctx.db, ctx.principal, input, ctx.deps.now());
+    const answer = await fileClaim(svc(ctx), input);
     setEtag(ctx, answer.claim.revision);
     setCreated(ctx, `/v1/expenses/claims/${answer.claim.id}`);
     return answer;

@@ -1,4 +1,6 @@
+/** expenses.claims.get (tRPC only): schemas and one service call; no rule lives here. */
 import { getClaim } from '../../../services/expenses/read-claim';
+import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { readProcedure } from '../../procedures';
 import { idInput } from '../../schemas';
@@ -12,7 +14,7 @@ export const getClaimProcedure = readProcedure('expenses.claim.create')
   .input(idInput)
   .output(claimAnswerSchema)
   .query(async ({ ctx, input }) => {
-    const answer = await getClaim(ctx.db, ctx.principal, input.id, ctx.deps.now());
+    const answer = await getClaim(svc(ctx), input);
     setEtag(ctx, answer.claim.revision);
     return answer;
   });

@@ -1,3 +1,7 @@
+/**
+ * The shapes of the claim operations: the filing input (strict) and the claim answer of contract 2.4,
+ * the one declaration its services' return type is inferred from. Shapes only; no rule lives here.
+ */
 import { z } from 'zod';
 import { SEMANTICS } from '../../../services/workflow/types';
 import { amountOut, gapSchema, rateOut, transitionDescriptorSchema, uuid } from '../../schemas';
@@ -142,3 +146,6 @@ export const claimAnswerSchema = z
     available_transitions: z.array(transitionDescriptorSchema),
   })
   .meta({ id: 'ClaimAnswer' });
+
+/** The claim answer (contract 2.4): the services' return type is inferred from this one schema. */
+export type ClaimAnswer = z.output<typeof claimAnswerSchema>;

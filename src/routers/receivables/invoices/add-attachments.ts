@@ -1,4 +1,6 @@
+/** receivables.invoices.addAttachments, POST /v1/receivables/invoices/{id}/attachments: meta, schemas and one service call; no rule lives here. */
 import { addAttachments } from '../../../services/receivables/add-attachments';
+import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { writeProcedure } from '../../procedures';
 import { addAttachmentsInput, documentSchema } from './schemas';
@@ -19,7 +21,7 @@ export const addAttachmentsProcedure = writeProcedure('receivables.invoice.creat
   .input(addAttachmentsInput)
   .output(documentSchema)
   .mutation(async ({ ctx, input }) => {
-    const doc = await addAttachments(ctx.db, ctx.principal, input, ctx.deps.now());
+    const doc = await addAttachments(svc(ctx), input);
     setEtag(ctx, doc.revision);
     return doc;
   });

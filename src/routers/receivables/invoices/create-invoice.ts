@@ -1,4 +1,6 @@
+/** receivables.invoices.create, POST /v1/receivables/invoices: meta, schemas and one service call; no rule lives here. */
 import { prepareDocument } from '../../../services/receivables/prepare-document';
+import { svc } from '../../context';
 import { setCreated, setEtag } from '../../http';
 import { writeProcedure } from '../../procedures';
 import { createInvoiceInput, documentSchema } from './schemas';
@@ -21,7 +23,7 @@ export const createInvoiceProcedure = writeProcedure('receivables.invoice.create
   .input(createInvoiceInput)
   .output(documentSchema)
   .mutation(async ({ ctx, input }) => {
-    const doc = await prepareDocument(ctx.db, ctx.principal, input, ctx.deps.now());
+    const doc = await prepareDocument(svc(ctx), input);
     setCreated(ctx, `/v1/receivables/invoices/${doc.id}`);
     setEtag(ctx, doc.revision);
     return doc;

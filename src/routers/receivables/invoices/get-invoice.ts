@@ -1,4 +1,6 @@
+/** receivables.invoices.get, GET /v1/receivables/invoices/{id}: meta, schemas and one service call; no rule lives here. */
 import { readDocument } from '../../../services/receivables/read-document';
+import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { readProcedure } from '../../procedures';
 import { idInput } from '../../schemas';
@@ -20,7 +22,7 @@ export const getInvoiceProcedure = readProcedure('receivables.invoice.read')
   .input(idInput)
   .output(documentSchema)
   .query(async ({ ctx, input }) => {
-    const doc = await readDocument(ctx.db, ctx.principal, input.id, ctx.deps.now());
+    const doc = await readDocument(svc(ctx), input);
     setEtag(ctx, doc.revision);
     return doc;
   });

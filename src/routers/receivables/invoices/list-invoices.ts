@@ -1,4 +1,6 @@
+/** receivables.invoices.list, GET /v1/receivables/invoices: meta, schemas and one service call; no rule lives here. */
 import { listDocuments } from '../../../services/receivables/list-documents';
+import { svc } from '../../context';
 import { readProcedure } from '../../procedures';
 import { documentListSchema, listInvoicesInput } from './list-schemas';
 
@@ -19,4 +21,4 @@ export const listInvoicesProcedure = readProcedure('receivables.invoice.read')
   })
   .input(listInvoicesInput)
   .output(documentListSchema)
-  .query(({ ctx, input }) => listDocuments(ctx.db, ctx.principal, input, { now: ctx.deps.now(), configuredCursorSecret: ctx.deps.config.CURSOR_SECRET }));
+  .query(({ ctx, input }) => listDocuments(svc(ctx), input));

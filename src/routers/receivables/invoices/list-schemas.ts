@@ -1,3 +1,4 @@
+/** The shapes of the receivables list: its query (strict scalars, no coercion) and its page, from which the list service's return type is inferred. */
 import { z } from 'zod';
 import { LIST_SORTS } from '../../../db/queries/receivable-document-list';
 import { DOCUMENT_KINDS } from '../../../db/schema/receivables';
@@ -54,3 +55,7 @@ export const documentListSchema = z
     next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
   })
   .meta({ id: 'ReceivablesDocumentList' });
+
+/** One document of the list, and a page: the services' return types are inferred from these schemas. */
+export type DocumentListItem = z.output<typeof documentListItemSchema>;
+export type DocumentListPage = z.output<typeof documentListSchema>;

@@ -1,3 +1,8 @@
+/**
+ * The shapes of the receivables document operations: inputs (strict: an unknown field is 400) and the
+ * document answer, the one declaration its services' return type is inferred from. Shapes only; no
+ * business rule (blank, range, reference checks) lives here.
+ */
 import { z } from 'zod';
 import { DOCUMENT_KINDS } from '../../../db/schema/receivables';
 import { decimalString } from '../../../lib/money';
@@ -175,3 +180,6 @@ export const documentSchema = z
     timeline: z.array(timelineEntrySchema),
   })
   .meta({ id: 'ReceivablesDocument' });
+
+/** The answer of create, get and every document mutation: the services' return type is inferred from this one schema. */
+export type DocumentView = z.output<typeof documentSchema>;
