@@ -162,8 +162,8 @@ export async function updatePositionAssignment(ctx: ServiceContext, input: Updat
 
 /**
  * Ends the assignment on the organization's today (the member holds the position through today). One
- * that has not begun yet is withdrawn instead: it then counts for no day. Already ended or withdrawn:
- * 409 `conflict`.
+ * that has not begun yet is withdrawn instead: it then counts for no day. One that ends today or
+ * earlier, or is withdrawn, is 409 `conflict` (nothing left to end).
  */
 export async function deactivatePositionAssignment(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<PositionAssignmentAnswer> {
   const q = { organizationId: ctx.org.id, id: input.id };
@@ -173,7 +173,9 @@ export async function deactivatePositionAssignment(ctx: ServiceContext, input: {
   const current = written(await people.lockPositionAssignment(ctx.db, q));
   checkRevision(current.revision, input.expected_revision);
   if (current.withdrawnAt) throw conflict('/id', 'is already withdrawn', 'The assignment is already withdrawn');
-  if (current.validTo !== null && current.validTo < ctx.today) throw conflict('/id', `already ended on ${current.validTo}`, `The assignment already ended on ${current.validTo}`);
+  if (current.validTo !== null && current.validTo <= ctx.today) {
+    throw conflict('/id', `already ends on ${current.validTo}`, `The assignment already ends on ${current.validTo}, not after today`);
+  }
   const set = current.validFrom > ctx.today ? { withdrawnAt: ctx.now } : { validTo: ctx.today };
   const row = written(await people.updatePositionAssignmentRow(ctx.db, { ...q, set }));
   const before = positionAssignmentView(current);
