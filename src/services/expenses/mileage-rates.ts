@@ -58,10 +58,6 @@ export function checkMileageBands(r: Refusals, bands: MileageBandInput[]) {
     r.check(!labels.has(band), `${at}/band`, 'is given to another band of the rate');
     labels.add(band);
     const fromOk = rateInRange(r, b.from_km, `${at}/from_km`, { min: '0', max: MAX_KM });
-    const to = b.to_km ?? null;
-    const toOk = to === null || rateInRange(r, to, `${at}/to_km`, { min: '0', max: MAX_KM });
-    rateInRange(r, b.rate_per_km, `${at}/rate_per_km`, { min: '0', minExclusive: true, max: MAX_RATE });
-    if (fromOk && toOk && to !== null) r.check(new Dec(to).gt(b.from_km), `${at}/to_km`, 'must be greater than from_km');
     if (fromOk) {
       if (i === 0) r.check(new Dec(b.from_km).isZero(), `${at}/from_km`, 'must be 0: the first band starts at 0 km');
       else if (previousTo === null) r.add(`/bands/${i - 1}/to_km`, 'must be set: only the last band may be open');
@@ -69,6 +65,10 @@ export function checkMileageBands(r: Refusals, bands: MileageBandInput[]) {
         r.check(new Dec(b.from_km).eq(previousTo), `${at}/from_km`, `must be ${formatRate(previousTo)}, the previous band's to_km: bands are contiguous, without gaps or overlaps`);
       }
     }
+    const to = b.to_km ?? null;
+    const toOk = to === null || rateInRange(r, to, `${at}/to_km`, { min: '0', max: MAX_KM });
+    if (fromOk && toOk && to !== null) r.check(new Dec(to).gt(b.from_km), `${at}/to_km`, 'must be greater than from_km');
+    rateInRange(r, b.rate_per_km, `${at}/rate_per_km`, { min: '0', minExclusive: true, max: MAX_RATE });
     previousTo = toOk ? to : undefined;
     return { band, fromKm: b.from_km, toKm: to, ratePerKm: b.rate_per_km };
   });
