@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { primaryUnitNameOn } from '../../src/services/people/org-chart';
 import { createTestMember, createTestOrganization, type TestOrganization } from '../factories/organization';
-import { useTestApp } from '../helpers/app';
+import { onPostgres, useTestApp } from '../helpers/app';
 import { clientOf, describeSharedRefusals, expectRefused, historyOf, readAllPages, refusal } from '../helpers/settings';
 
 const t = useTestApp();
@@ -349,5 +349,38 @@ describe('settings.positionAssignments', () => {
     const { items } = await readAllPages(settings(org).positionAssignments.list as never, { position_id: exec.id }, 2);
     expect(items.map((x) => x.id).sort()).toEqual([...ids].sort());
     for (const id of ids) expect((await historyOf(t, org.owner.session, 'positionAssignments', id)).map((h) => h.action)).toEqual(['create']);
+  });
+});
+
+describe.skipIf(!onPostgres)('on PostgreSQL, concurrently', () => {
+  it('two overlapping primary assignments of one member racing: one is written, the other is 409 (never both)', async () => {
+    const org = await createTestOrganization(t.db);
+    const u = await unit(org);
+    const [p1, p2] = [await position(org, u.id, { title: 'One' }), await position(org, u.id, { title: 'Two' })];
+    for (let round = 0; round < 3; round++) {
+      const member = await createTestMember(t.db, org.id, { role: 'employee' });
+      const answers = await Promise.allSettled([
+        settings(org).positionAssignments.create({ member_id: member.id, position_id: p1.id, valid_from: '2024-01-01', valid_to: '2024-12-31' }),
+        settings(org).positionAssignments.create({ member_id: member.id, position_id: p2.id, valid_from: '2024-06-01', valid_to: '2025-06-30' }),
+      ]);
+      expect(answers.map((a) => a.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const failed = answers.find((a) => a.status === 'rejected') as PromiseRejectedResult;
+      expectRefused(failed.reason, 409, 'conflict');
+      expect((await settings(org).positionAssignments.list({ member_id: member.id, include_inactive: true })).items).toHaveLength(1);
+    }
+  });
+
+  it('two moves that together would close a cycle: one applies, the other is 422 at /parent_id', async () => {
+    const org = await createTestOrganization(t.db);
+    for (let round = 0; round < 3; round++) {
+      const a = await unit(org);
+      const b = await unit(org);
+      const answers = await Promise.allSettled([
+        settings(org, a.revision).orgUnits.update({ id: a.id, parent_id: b.id }),
+        settings(org, b.revision).orgUnits.update({ id: b.id, parent_id: a.id }),
+      ]);
+      expect(answers.map((x) => x.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expectRefused((answers.find((x) => x.status === 'rejected') as PromiseRejectedResult).reason, 422, 'validation', '/parent_id');
+    }
   });
 });
