@@ -59,7 +59,6 @@ export interface FamilySpec {
   validUpdate?: Record<string, unknown>;
   /** The role of a member of the same organization who lacks the family's write permission. */
   deniedRole?: 'viewer' | 'employee' | 'clerk';
-  /** Nested text field path when the text is inside an object (create only), e.g. ['fields', 'account_holder']. */
 }
 
 function withField(input: Record<string, unknown>, key: string, value: unknown) {

@@ -1,3 +1,9 @@
+/**
+ * Members' payout channels (bank account, DuitNow ID). The values are sealed (AES-256-GCM under
+ * PAYOUT_ENCRYPTION_KEY, the organization as associated data) and never answered, logged or written to
+ * the settings history: only their masked form is stored in clear. me.payoutChannels reaches the
+ * caller's own channels only; the old `(db, key, input)` signatures stay for the demo and factories.
+ */
 import type { Database } from '../../db/client';
 import {
   deactivatePayoutChannelRow,

@@ -7,8 +7,8 @@ import { SYSTEM_CREDENTIAL_ID, systemContext, type ServiceContext } from '../con
 /**
  * The context the compatibility wrappers of the old set-up signatures (`fn(db, { organizationId, ... })`,
  * still called by the demo and by test factories) run the set-up services with: the system acting on
- * the organization, recorded in the settings history as the system (no member). Remove with the last
- * caller of an old signature.
+ * the organization, recorded in the settings history with `actor_via: system` and the nil member id
+ * (SYSTEM_CREDENTIAL_ID). Remove with the last caller of an old signature.
  */
 export async function legacySystemContext(db: Database, organizationId: string, now: Date = new Date()): Promise<ServiceContext> {
   const org = await findOrganization(db, { organizationId });
