@@ -1,4 +1,5 @@
 import { claimsRouter } from './expenses/claims/router';
+import { meRouter } from './me/router';
 import { customersRouter } from './receivables/customers/router';
 import { invoicesRouter } from './receivables/invoices/router';
 import { organizationRouter } from './organization/router';
@@ -15,6 +16,7 @@ export const appRouter = router({
   }),
   organization: organizationRouter,
   settings: settingsRouter,
+  me: meRouter,
 });
 
 export type AppRouter = typeof appRouter;

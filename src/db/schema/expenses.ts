@@ -57,6 +57,8 @@ export const mileageRates = pgTable(
     currency: text('currency').notNull(),
     validFrom: date('valid_from', { mode: 'string' }).notNull(),
     validTo: date('valid_to', { mode: 'string' }),
+    /** A deactivated rate is offered to no new claim line; lines already priced keep it. */
+    active: boolean('active').notNull().default(true),
     revision: integer('revision').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
@@ -89,6 +91,8 @@ export const perDiemRates = pgTable(
     currency: text('currency').notNull(),
     validFrom: date('valid_from', { mode: 'string' }).notNull(),
     validTo: date('valid_to', { mode: 'string' }),
+    /** A deactivated rate is offered to no new claim line; lines already priced keep it. */
+    active: boolean('active').notNull().default(true),
     revision: integer('revision').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] })],

@@ -15,7 +15,11 @@ import {
 } from 'drizzle-orm/pg-core';
 import { members, organizations } from './organizations';
 
-/** A unit of the organization chart (department, branch); units nest through parent_id. */
+/**
+ * A unit of the organization chart (department, branch); units nest through parent_id (never in a
+ * cycle: the set-up service refuses one). Its head is the holder of its position flagged
+ * is_unit_head. A deactivated unit keeps its history and takes no new positions or sub-units.
+ */
 export const orgUnits = pgTable(
   'org_units',
   {
@@ -24,6 +28,7 @@ export const orgUnits = pgTable(
     code: text('code').notNull(),
     name: text('name').notNull(),
     parentId: uuid('parent_id'),
+    active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revision: integer('revision').notNull().default(1),
   },
@@ -34,7 +39,10 @@ export const orgUnits = pgTable(
   ],
 );
 
-/** A position in a unit (a seat people are assigned to); retired positions stay for history. */
+/**
+ * A position in a unit (a seat people are assigned to); retired positions stay for history. The walk
+ * up to a superior goes to reports_to_position_id, else to the unit's head (DESIGN section 17).
+ */
 export const positions = pgTable(
   'positions',
   {
@@ -43,6 +51,7 @@ export const positions = pgTable(
     orgUnitId: uuid('org_unit_id').notNull(),
     title: text('title').notNull(),
     isUnitHead: boolean('is_unit_head').notNull().default(false),
+    reportsToPositionId: uuid('reports_to_position_id'),
     retiredAt: timestamp('retired_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revision: integer('revision').notNull().default(1),
@@ -51,12 +60,14 @@ export const positions = pgTable(
     primaryKey({ columns: [t.organizationId, t.id] }),
     index('positions_unit_idx').on(t.organizationId, t.orgUnitId),
     foreignKey({ columns: [t.organizationId, t.orgUnitId], foreignColumns: [orgUnits.organizationId, orgUnits.id] }),
+    foreignKey({ columns: [t.organizationId, t.reportsToPositionId], foreignColumns: [t.organizationId, t.id] }),
   ],
 );
 
 /**
  * A member holding a position for a dated period (valid_to inclusive, null = open). At most one
  * primary assignment per member on any day: the service ends the previous one when a new one starts.
+ * A withdrawn assignment (withdrawn before it began) counts for no day.
  */
 export const positionAssignments = pgTable(
   'position_assignments',
@@ -68,6 +79,7 @@ export const positionAssignments = pgTable(
     isPrimary: boolean('is_primary').notNull().default(true),
     validFrom: date('valid_from', { mode: 'string' }).notNull(),
     validTo: date('valid_to', { mode: 'string' }),
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revision: integer('revision').notNull().default(1),
   },

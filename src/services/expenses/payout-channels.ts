@@ -1,8 +1,28 @@
+/**
+ * Members' payout channels (bank account, DuitNow ID). The values are sealed (AES-256-GCM under
+ * PAYOUT_ENCRYPTION_KEY, the organization as associated data) and never answered, logged or written to
+ * the settings history: only their masked form is stored in clear. me.payoutChannels reaches the
+ * caller's own channels only; the old `(db, key, input)` signatures stay for the demo and factories.
+ */
 import type { Database } from '../../db/client';
-import { deactivatePayoutChannelRow, insertPayoutChannel } from '../../db/queries/people';
+import {
+  deactivatePayoutChannelRow,
+  insertPayoutChannel,
+  listMemberPayoutChannels,
+  lockMemberPayoutChannel,
+  type PayoutChannelRow,
+} from '../../db/queries/people';
 import type { MaskedPayoutField } from '../../db/schema';
+import type { PayoutChannelKey } from '../../domain/expenses';
 import { validationError } from '../../lib/errors';
+import { Refusals } from '../../lib/refusals';
 import { seal } from '../../lib/secret-box';
+import type { ServiceContext } from '../context';
+import { checkRevision } from '../revision';
+import { recordSettingsChange } from '../settings/history';
+import { decodePage, pageOf } from '../settings/page';
+import { conflict, notFound, pageLimit, visibleText, written } from '../settings/records';
+import { malaysianBankName } from './malaysian-banks';
 
 /**
  * The kinds of payout channel and their fields. Values are kept encrypted; what is stored in clear
@@ -16,9 +36,36 @@ interface FieldDefinition {
   isAccount?: boolean;
 }
 
-export const PAYOUT_CHANNEL_KINDS: Record<string, { name: { en: string; ms: string; zh: string }; fields: FieldDefinition[] }> = {
+const CHANNEL_NAMES = {
+  bank_transfer: { en: 'Bank transfer', ms: 'Pindahan bank', zh: '银行转账' },
+  duitnow: { en: 'DuitNow', ms: 'DuitNow', zh: 'DuitNow' },
+};
+
+/** The fields me.payoutChannels.create takes, per kind. */
+export const PAYOUT_CHANNEL_KINDS: Record<PayoutChannelKey, { name: { en: string; ms: string; zh: string }; fields: FieldDefinition[] }> = {
   bank_transfer: {
-    name: { en: 'Bank transfer', ms: 'Pindahan bank', zh: '银行转账' },
+    name: CHANNEL_NAMES.bank_transfer,
+    fields: [
+      { key: 'bank', label: { en: 'Bank', ms: 'Bank', zh: '银行' }, mask: 'clear' },
+      { key: 'account_holder', label: { en: 'Account holder', ms: 'Pemegang akaun', zh: '账户持有人' }, mask: 'initials' },
+      { key: 'account_number', label: { en: 'Account number', ms: 'Nombor akaun', zh: '账号' }, mask: 'tail', isAccount: true },
+    ],
+  },
+  duitnow: {
+    name: CHANNEL_NAMES.duitnow,
+    fields: [
+      { key: 'id_type', label: { en: 'DuitNow ID type', ms: 'Jenis ID DuitNow', zh: 'DuitNow 账号类型' }, mask: 'clear' },
+      { key: 'id_value', label: { en: 'DuitNow ID', ms: 'ID DuitNow', zh: 'DuitNow 账号' }, mask: 'tail', isAccount: true },
+    ],
+  },
+};
+
+/**
+ * The field names the first demo and test factories wrote (bank_name, proxy_type, proxy_id), read by
+ * the old `maskFields` and `createPayoutChannel` only; remove with their last caller.
+ */
+const LEGACY_PAYOUT_CHANNEL_KINDS: Record<string, { fields: FieldDefinition[] }> = {
+  bank_transfer: {
     fields: [
       { key: 'bank_name', label: { en: 'Bank', ms: 'Bank', zh: '银行' }, mask: 'clear' },
       { key: 'account_holder', label: { en: 'Account holder', ms: 'Pemegang akaun', zh: '账户持有人' }, mask: 'initials' },
@@ -26,7 +73,6 @@ export const PAYOUT_CHANNEL_KINDS: Record<string, { name: { en: string; ms: stri
     ],
   },
   duitnow: {
-    name: { en: 'DuitNow', ms: 'DuitNow', zh: 'DuitNow' },
     fields: [
       { key: 'proxy_type', label: { en: 'DuitNow ID type', ms: 'Jenis ID DuitNow', zh: 'DuitNow 账号类型' }, mask: 'clear' },
       { key: 'proxy_id', label: { en: 'DuitNow ID', ms: 'ID DuitNow', zh: 'DuitNow 账号' }, mask: 'tail', isAccount: true },
@@ -58,8 +104,9 @@ function accountTailOf(value: string): string | null {
   return chars.length > TAIL ? chars.slice(-TAIL).join('') : null;
 }
 
+/** @deprecated the old field names (LEGACY_PAYOUT_CHANNEL_KINDS); me.payoutChannels masks with `maskChannelFields`. */
 export function maskFields(kind: string, values: Record<string, string>): { masked: MaskedPayoutField[]; accountTail: string | null } {
-  const def = PAYOUT_CHANNEL_KINDS[kind];
+  const def = LEGACY_PAYOUT_CHANNEL_KINDS[kind];
   if (!def) throw validationError('/channel_key', `unknown payout channel kind ${kind}`);
   const masked: MaskedPayoutField[] = [];
   let accountTail: string | null = null;
@@ -74,7 +121,7 @@ export function maskFields(kind: string, values: Record<string, string>): { mask
   return { masked, accountTail };
 }
 
-/** Adds a payout channel of a member; the values are encrypted under `key` (AES-256-GCM). */
+/** @deprecated call me.payoutChannels.create (createMyPayoutChannel). Adds a channel with the old field names, encrypted under `key`. */
 export async function createPayoutChannel(
   db: Database,
   key: Buffer,
@@ -94,6 +141,159 @@ export async function createPayoutChannel(
   });
 }
 
+/** @deprecated call me.payoutChannels.deactivate (deactivateMyPayoutChannel). */
 export async function deactivatePayoutChannel(db: Database, q: { organizationId: string; id: string }) {
   await deactivatePayoutChannelRow(db, q);
+}
+
+// ---------------------------------------------------------------------------------------------
+// me.payoutChannels: a member's own channels (never anybody else's: another member's is 404)
+
+const ENTITY = 'payoutChannels';
+
+export const DUITNOW_ID_TYPES = ['mobile', 'nric', 'business_reg', 'passport'] as const;
+export type DuitNowIdType = (typeof DUITNOW_ID_TYPES)[number];
+
+const DUITNOW_ID_TYPE_NAMES: Record<DuitNowIdType, string> = {
+  mobile: 'Mobile number',
+  nric: 'MyKad (NRIC) number',
+  business_reg: 'Business registration number',
+  passport: 'Passport number',
+};
+
+export type PayoutChannelInput =
+  | { channel_key: 'bank_transfer'; name: string; fields: { bank: string; account_holder: string; account_number: string } }
+  | { channel_key: 'duitnow'; name: string; fields: { id_type: DuitNowIdType; id_value: string } };
+
+/**
+ * Each DuitNow ID as the service keeps it: a Malaysian mobile number as +60…, a MyKad number as its
+ * 12 digits, a business registration number (12 digits, or the old form such as 123456-X), a passport
+ * number in capitals. Spaces and hyphens people type are dropped.
+ */
+function normalizeDuitNowId(type: DuitNowIdType, value: string): string | undefined {
+  const compact = value.replace(/[\s-]/g, '');
+  switch (type) {
+    case 'mobile': {
+      const m = /^(?:\+?60|0)(1\d{8,9})$/.exec(compact);
+      return m ? `+60${m[1]}` : undefined;
+    }
+    case 'nric':
+      return /^\d{12}$/.test(compact) ? compact : undefined;
+    case 'business_reg':
+      return /^(\d{12}|\d{1,7}[A-Za-z])$/.test(compact) ? compact.toUpperCase() : undefined;
+    case 'passport':
+      return /^[A-Za-z0-9]{6,20}$/.test(compact) ? compact.toUpperCase() : undefined;
+  }
+}
+
+const DUITNOW_ID_RULE: Record<DuitNowIdType, string> = {
+  mobile: 'must be a Malaysian mobile number (01x-xxx xxxx or +601x…)',
+  nric: 'must be the 12 digits of a MyKad number',
+  business_reg: 'must be a business registration number (12 digits, or the old form such as 123456-X)',
+  passport: 'must be 6 to 20 letters and digits',
+};
+
+/**
+ * Checks the fields of a channel; answers the values to encrypt (normalised) and what may be shown:
+ * the masked form of each field, the bank and ID type in clear, and the account tail.
+ */
+export function maskChannelFields(r: Refusals, input: PayoutChannelInput): { values: Record<string, string>; masked: MaskedPayoutField[]; accountTail: string | null } {
+  const def = PAYOUT_CHANNEL_KINDS[input.channel_key];
+  const values: Record<string, string> = {};
+  const shown: Record<string, string> = {};
+  if (input.channel_key === 'bank_transfer') {
+    const f = input.fields;
+    const bankName = malaysianBankName(f.bank);
+    if (r.check(Boolean(bankName), '/fields/bank', 'is not a Malaysian bank this service knows (send its SWIFT BIC, such as MBBEMYKL)')) {
+      values.bank = f.bank.trim().toUpperCase();
+      shown.bank = bankName!;
+    }
+    const holder = visibleText(r, f.account_holder, '/fields/account_holder', 100);
+    values.account_holder = shown.account_holder = holder;
+    const number = f.account_number.replace(/[\s-]/g, '');
+    if (r.check(/^\d{6,20}$/.test(number), '/fields/account_number', 'must be 6 to 20 digits')) values.account_number = shown.account_number = number;
+  } else {
+    const f = input.fields;
+    values.id_type = f.id_type;
+    shown.id_type = DUITNOW_ID_TYPE_NAMES[f.id_type];
+    const id = normalizeDuitNowId(f.id_type, f.id_value);
+    if (r.check(id !== undefined, '/fields/id_value', DUITNOW_ID_RULE[f.id_type])) values.id_value = shown.id_value = id!;
+  }
+  const masked: MaskedPayoutField[] = [];
+  let accountTail: string | null = null;
+  if (r.empty) {
+    for (const field of def.fields) {
+      const value = shown[field.key]!;
+      masked.push({ key: field.key, label: field.label, display: maskValue(value, field.mask) });
+      if (field.isAccount) accountTail = accountTailOf(value);
+    }
+  }
+  return { values, masked, accountTail };
+}
+
+/** A channel as answered: masked fields only, never a value. */
+export function payoutChannelView(row: PayoutChannelRow) {
+  return {
+    id: row.id,
+    member_id: row.memberId,
+    channel_key: row.channelKey as PayoutChannelKey,
+    name: row.name,
+    fields: row.fieldsMasked.map((f) => ({ key: f.key, label: f.label, display: f.display })),
+    active: row.active,
+    revision: row.revision,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+export type PayoutChannelAnswer = ReturnType<typeof payoutChannelView>;
+
+/** The caller's own channels by name; inactive ones with `include_inactive`. */
+export async function listMyPayoutChannels(ctx: ServiceContext, input: { include_inactive?: boolean; limit?: number; cursor?: string }) {
+  const filters = { include_inactive: input.include_inactive ?? false };
+  // The member is part of the list's binding: one member's cursor does not page another's list.
+  const binding = { ...filters, member_id: ctx.principal.memberId };
+  const after = await decodePage(ctx, ENTITY, input, binding);
+  const limit = pageLimit(input);
+  const rows = await listMemberPayoutChannels(ctx.db, {
+    organizationId: ctx.org.id,
+    memberId: ctx.principal.memberId,
+    includeInactive: filters.include_inactive,
+    after,
+    limit: limit + 1,
+  });
+  return pageOf(ctx, ENTITY, binding, rows, limit, (c) => ({ value: c.name, id: c.id }), payoutChannelView);
+}
+
+/** Adds a channel of the caller; the values are encrypted under `payoutKey` (AES-256-GCM, the organization as associated data). */
+export async function createMyPayoutChannel(ctx: ServiceContext, input: PayoutChannelInput, secrets: { payoutKey: Buffer }): Promise<PayoutChannelAnswer> {
+  const r = new Refusals();
+  const name = visibleText(r, input.name, '/name', 100);
+  const { values, masked, accountTail } = maskChannelFields(r, input);
+  r.throwIfAny();
+  const row = await insertPayoutChannel(ctx.db, {
+    organizationId: ctx.org.id,
+    memberId: ctx.principal.memberId,
+    channelKey: input.channel_key,
+    name,
+    fieldsCiphertext: seal(secrets.payoutKey, JSON.stringify(values), ctx.org.id),
+    fieldsMasked: masked,
+    accountTail,
+    active: true,
+  });
+  const after = payoutChannelView(row);
+  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', after });
+  return after;
+}
+
+/** Deactivates one of the caller's channels; another member's is not found (404). */
+export async function deactivateMyPayoutChannel(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<PayoutChannelAnswer> {
+  const q = { organizationId: ctx.org.id, id: input.id };
+  const current = await lockMemberPayoutChannel(ctx.db, { ...q, memberId: ctx.principal.memberId });
+  if (!current) throw notFound('payout channel of yours');
+  checkRevision(current.revision, input.expected_revision);
+  if (!current.active) throw conflict('/id', 'is already inactive', 'The payout channel is already inactive');
+  const row = written(await deactivatePayoutChannelRow(ctx.db, q));
+  const before = payoutChannelView(current);
+  const after = payoutChannelView(row);
+  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
+  return after;
 }

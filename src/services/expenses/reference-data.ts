@@ -1,46 +1,42 @@
 import type { Database } from '../../db/client';
-import { insertClaimGroup, retireClaimGroupRow } from '../../db/queries/claims';
-import {
-  insertExpenseCategory,
-  insertMileageRate,
-  insertMileageRateBands,
-  insertPerDiemRate,
-  insertPerDiemRateBands,
-} from '../../db/queries/expense-reference-data';
-import { AppError, validationError } from '../../lib/errors';
-import { checkAmountPlaces, checkRatePlaces } from '../../lib/money';
+import { findClaimGroup } from '../../db/queries/claims';
+import { findExpenseCategory, findMileageRate, findPerDiemRate } from '../../db/queries/expense-reference-data';
+import { legacySystemContext } from '../settings/legacy-context';
+import { written } from '../settings/records';
+import { createClaimGroup as createClaimGroupWith, retireClaimGroup as retireClaimGroupWith } from './claim-groups';
+import { createExpenseCategory as createExpenseCategoryWith, deactivateExpenseCategory } from './expense-categories';
+import { createMileageRate as createMileageRateWith } from './mileage-rates';
+import { createPerDiemRate as createPerDiemRateWith } from './per-diem-rates';
 
 /**
- * Set-up of the claims area's own reference data (demo, tests, later the set-up operations). Analytic
+ * The old set-up signatures of the claims area's reference data, `fn(db, { organizationId, ... })`,
+ * kept as thin wrappers for the demo and test factories until they go through the procedures
+ * (settings.expenseCategories, claimGroups, mileageRates, perDiemRates). They run the same services,
+ * rules and settings history, acting as the system, and answer the stored rows as before. Analytic
  * axes and accounts, tax codes and the chart of accounts are shared with receivables: see
- * services/receivables/reference-data.ts. Documents are uploaded through services/documents.
+ * services/receivables/reference-data.ts.
  */
 
-function one<T>(row: T | undefined): T {
-  if (!row) throw new AppError('internal');
-  return row;
-}
-
+/** @deprecated call settings.expenseCategories.create (services/expenses/expense-categories.ts). */
 export async function createExpenseCategory(db: Database, input: { organizationId: string; code: string; name: string; active?: boolean }) {
-  if (!input.name.trim()) throw validationError('/name', 'must not be blank');
-  return one(
-    await insertExpenseCategory(db, {
-      organizationId: input.organizationId,
-      code: input.code.trim(),
-      name: input.name.trim(),
-      active: input.active ?? true,
-    }),
-  );
+  const ctx = await legacySystemContext(db, input.organizationId);
+  const category = await createExpenseCategoryWith(ctx, { code: input.code, name: input.name });
+  if (input.active === false) await deactivateExpenseCategory(ctx, { id: category.id, expected_revision: category.revision });
+  return written(await findExpenseCategory(db, { organizationId: input.organizationId, id: category.id }));
 }
 
+/** @deprecated call settings.claimGroups.create (services/expenses/claim-groups.ts). */
 export async function createClaimGroup(db: Database, input: { organizationId: string; name: string }) {
-  if (!input.name.trim()) throw validationError('/name', 'must not be blank');
-  return one(await insertClaimGroup(db, { organizationId: input.organizationId, name: input.name.trim() }));
+  const ctx = await legacySystemContext(db, input.organizationId);
+  const group = await createClaimGroupWith(ctx, { name: input.name });
+  return written(await findClaimGroup(db, { organizationId: input.organizationId, id: group.id }));
 }
 
-/** A retired group keeps its claims and takes no new ones. */
+/** @deprecated call settings.claimGroups.deactivate. A retired group keeps its claims and takes no new ones. */
 export async function retireClaimGroup(db: Database, q: { organizationId: string; id: string; now: Date }) {
-  await retireClaimGroupRow(db, q);
+  const ctx = await legacySystemContext(db, q.organizationId, q.now);
+  const group = written(await findClaimGroup(db, q));
+  await retireClaimGroupWith(ctx, { id: q.id, expected_revision: group.revision });
 }
 
 export interface MileageBandInput {
@@ -51,54 +47,34 @@ export interface MileageBandInput {
   ratePerKm: string;
 }
 
+/** @deprecated call settings.mileageRates.create (services/expenses/mileage-rates.ts). */
 export async function createMileageRate(
   db: Database,
   input: { organizationId: string; name: string; currency: string; validFrom: string; validTo?: string | null; bands: MileageBandInput[] },
 ) {
-  if (input.bands.length === 0) throw validationError('/bands', 'must have at least one band');
-  for (const [i, b] of input.bands.entries()) {
-    if (!checkRatePlaces(b.ratePerKm)) throw validationError(`/bands/${i}/rate_per_km`, 'must be a decimal with up to 10 places');
-  }
-  const rate = one(
-    await insertMileageRate(db, {
-      organizationId: input.organizationId,
-      name: input.name,
-      currency: input.currency,
-      validFrom: input.validFrom,
-      validTo: input.validTo ?? null,
-    }),
-  );
-  await insertMileageRateBands(db, {
-    organizationId: input.organizationId,
-    rateId: rate.id,
-    bands: input.bands.map((b) => ({ band: b.band, fromKm: b.fromKm, toKm: b.toKm ?? null, ratePerKm: b.ratePerKm })),
+  const ctx = await legacySystemContext(db, input.organizationId);
+  const rate = await createMileageRateWith(ctx, {
+    name: input.name,
+    currency: input.currency,
+    valid_from: input.validFrom,
+    valid_to: input.validTo ?? null,
+    bands: input.bands.map((b) => ({ band: b.band, from_km: b.fromKm, to_km: b.toKm ?? null, rate_per_km: b.ratePerKm })),
   });
-  return rate;
+  return written(await findMileageRate(db, { organizationId: input.organizationId, id: rate.id }));
 }
 
+/** @deprecated call settings.perDiemRates.create (services/expenses/per-diem-rates.ts). */
 export async function createPerDiemRate(
   db: Database,
   input: { organizationId: string; name: string; currency: string; validFrom: string; validTo?: string | null; bands: { band: string; amountPerDay: string }[] },
 ) {
-  if (input.bands.length === 0) throw validationError('/bands', 'must have at least one band');
-  for (const [i, b] of input.bands.entries()) {
-    if (!checkAmountPlaces(b.amountPerDay, input.currency)) {
-      throw validationError(`/bands/${i}/amount_per_day`, `must be a decimal amount with at most the places of ${input.currency}`);
-    }
-  }
-  const rate = one(
-    await insertPerDiemRate(db, {
-      organizationId: input.organizationId,
-      name: input.name,
-      currency: input.currency,
-      validFrom: input.validFrom,
-      validTo: input.validTo ?? null,
-    }),
-  );
-  await insertPerDiemRateBands(db, {
-    organizationId: input.organizationId,
-    rateId: rate.id,
-    bands: input.bands.map((b) => ({ band: b.band, amountPerDay: b.amountPerDay })),
+  const ctx = await legacySystemContext(db, input.organizationId);
+  const rate = await createPerDiemRateWith(ctx, {
+    name: input.name,
+    currency: input.currency,
+    valid_from: input.validFrom,
+    valid_to: input.validTo ?? null,
+    bands: input.bands.map((b) => ({ band: b.band, amount_per_day: b.amountPerDay })),
   });
-  return rate;
+  return written(await findPerDiemRate(db, { organizationId: input.organizationId, id: rate.id }));
 }

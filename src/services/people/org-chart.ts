@@ -1,67 +1,59 @@
 import type { Database } from '../../db/client';
-import { endPrimaryAssignmentsBefore, findPrimaryUnitOn } from '../../db/queries/people';
-import { orgUnits, positionAssignments, positions } from '../../db/schema';
-import { AppError, validationError } from '../../lib/errors';
+import { findOrgUnit, findPosition, findPositionAssignment, findPrimaryUnitOn } from '../../db/queries/people';
+import { legacySystemContext } from '../settings/legacy-context';
+import { written } from '../settings/records';
+import { createOrgUnit as createOrgUnitWith } from './org-units';
+import { createPositionAssignment } from './position-assignments';
+import { createPosition as createPositionWith, retirePosition } from './positions';
 
-/** Set-up of the organization chart (demo, tests, later the people operations). */
+/**
+ * The organization chart as other areas read it, and the old set-up signatures `fn(db, { organizationId, ... })`
+ * kept as thin wrappers for the demo and test factories until they go through the procedures
+ * (settings.orgUnits, settings.positions, settings.positionAssignments). The wrappers run the same
+ * services, rules and settings history, acting as the system, and answer the stored rows as before.
+ */
 
-export async function createOrgUnit(db: Database, input: { organizationId: string; code: string; name: string; parentId?: string | null }) {
-  if (!input.name.trim()) throw validationError('/name', 'must not be blank');
-  const [row] = await db
-    .insert(orgUnits)
-    .values({ organizationId: input.organizationId, code: input.code.trim(), name: input.name.trim(), parentId: input.parentId ?? null })
-    .returning();
-  if (!row) throw new AppError('internal');
-  return row;
+/** Name of the org unit of the member's primary position on `day`, or null when none then. */
+export async function primaryUnitNameOn(db: Database, q: { organizationId: string; memberId: string; day: string }): Promise<string | null> {
+  return (await findPrimaryUnitOn(db, q))?.unitName ?? null;
 }
 
+/** @deprecated call settings.orgUnits.create (services/people/org-units.ts createOrgUnit). */
+export async function createOrgUnit(db: Database, input: { organizationId: string; code: string; name: string; parentId?: string | null }) {
+  const ctx = await legacySystemContext(db, input.organizationId);
+  const unit = await createOrgUnitWith(ctx, { code: input.code, name: input.name, parent_id: input.parentId ?? null });
+  return written(await findOrgUnit(db, { organizationId: input.organizationId, id: unit.id }));
+}
+
+/** @deprecated call settings.positions.create (services/people/positions.ts createPosition). */
 export async function createPosition(
   db: Database,
   input: { organizationId: string; orgUnitId: string; title: string; isUnitHead?: boolean; retiredAt?: Date | null },
 ) {
-  if (!input.title.trim()) throw validationError('/title', 'must not be blank');
-  const [row] = await db
-    .insert(positions)
-    .values({
-      organizationId: input.organizationId,
-      orgUnitId: input.orgUnitId,
-      title: input.title.trim(),
-      isUnitHead: input.isUnitHead ?? false,
-      retiredAt: input.retiredAt ?? null,
-    })
-    .returning();
-  if (!row) throw new AppError('internal');
-  return row;
+  const ctx = await legacySystemContext(db, input.organizationId);
+  const position = await createPositionWith(ctx, { org_unit_id: input.orgUnitId, title: input.title, is_unit_head: input.isUnitHead ?? false });
+  if (input.retiredAt) {
+    await retirePosition({ ...ctx, now: input.retiredAt }, { id: position.id, expected_revision: position.revision });
+  }
+  return written(await findPosition(db, { organizationId: input.organizationId, id: position.id }));
 }
 
 /**
- * Assigns a member to a position from `validFrom` (inclusive) to `validTo` (inclusive, open when
- * absent). A new primary assignment ends the member's open primary one the day before, so a member
- * has at most one primary position on any day.
+ * @deprecated call settings.positionAssignments.create (services/people/position-assignments.ts).
+ * From `validFrom` (inclusive) to `validTo` (inclusive, open when absent); a new primary assignment
+ * ends the member's open primary one the day before.
  */
 export async function assignPosition(
   db: Database,
   input: { organizationId: string; memberId: string; positionId: string; validFrom: string; validTo?: string | null; isPrimary?: boolean },
 ) {
-  const isPrimary = input.isPrimary ?? true;
-  if (input.validTo && input.validTo < input.validFrom) throw validationError('/valid_to', 'must not be before valid_from');
-  if (isPrimary) await endPrimaryAssignmentsBefore(db, { organizationId: input.organizationId, memberId: input.memberId, day: input.validFrom });
-  const [row] = await db
-    .insert(positionAssignments)
-    .values({
-      organizationId: input.organizationId,
-      memberId: input.memberId,
-      positionId: input.positionId,
-      isPrimary,
-      validFrom: input.validFrom,
-      validTo: input.validTo ?? null,
-    })
-    .returning();
-  if (!row) throw new AppError('internal');
-  return row;
-}
-
-/** Name of the org unit of the member's primary position on `day`, or null when none then. */
-export async function primaryUnitNameOn(db: Database, q: { organizationId: string; memberId: string; day: string }): Promise<string | null> {
-  return (await findPrimaryUnitOn(db, q))?.unitName ?? null;
+  const ctx = await legacySystemContext(db, input.organizationId);
+  const assignment = await createPositionAssignment(ctx, {
+    member_id: input.memberId,
+    position_id: input.positionId,
+    valid_from: input.validFrom,
+    valid_to: input.validTo ?? null,
+    is_primary: input.isPrimary ?? true,
+  });
+  return written(await findPositionAssignment(db, { organizationId: input.organizationId, id: assignment.id }));
 }

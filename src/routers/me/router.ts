@@ -1,0 +1,13 @@
+import { router } from '../trpc';
+import { createPayoutChannelProcedure } from './payout-channels/create-payout-channel';
+import { deactivatePayoutChannelProcedure } from './payout-channels/deactivate-payout-channel';
+import { listPayoutChannelsProcedure } from './payout-channels/list-payout-channels';
+
+/** me.*: what belongs to the calling member themselves (tRPC only). */
+export const meRouter = router({
+  payoutChannels: router({
+    list: listPayoutChannelsProcedure,
+    create: createPayoutChannelProcedure,
+    deactivate: deactivatePayoutChannelProcedure,
+  }),
+});
