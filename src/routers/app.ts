@@ -1,3 +1,4 @@
+import { authRouter } from './auth/router';
 import { claimsRouter } from './expenses/claims/router';
 import { customersRouter } from './receivables/customers/router';
 import { invoicesRouter } from './receivables/invoices/router';
@@ -14,6 +15,7 @@ export const appRouter = router({
     claims: claimsRouter,
   }),
   organization: organizationRouter,
+  auth: authRouter,
   settings: settingsRouter,
 });
 

@@ -9,6 +9,11 @@ import type { Context } from './context';
 export interface Meta extends OpenApiMeta {
   /** Status of a successful answer when it is not 200 (201 for creates). */
   successStatus?: number;
+  /**
+   * Set by decisionProcedure: a people's decision (API key → 403 person_required). tRPC merges a
+   * later .meta() into this one, so it survives; tests enumerate the router's decisions by it.
+   */
+  decision?: boolean;
 }
 
 const t = initTRPC

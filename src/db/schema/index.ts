@@ -11,3 +11,4 @@ export * from './rate-limits';
 export * from './server-secrets';
 export * from './sequences';
 export * from './settings-history';
+export * from './login-failures';
