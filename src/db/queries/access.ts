@@ -208,7 +208,7 @@ export async function lockOrganizationAuthority(db: Database, q: { organizationI
 const memberRoleKeys = sql<string[]>`coalesce((
   select array_agg(r.key order by r.key) from ${memberRoles} mr
   join ${roles} r on r.organization_id = mr.organization_id and r.id = mr.role_id
-  where mr.organization_id = ${members.organizationId} and mr.member_id = ${members.id}
+  where mr.organization_id = "members"."organization_id" and mr.member_id = "members"."id"
 ), '{}'::text[])`;
 
 const memberColumns = {
