@@ -13,7 +13,8 @@ const t = useTestApp();
  * refuses an API key with 403 person_required, whatever the key's permissions. The table is the app
  * router itself, so every decision a later issue adds is walked here too.
  */
-const decisions = Object.entries(appRouter._def.procedures as Record<string, { _def: { meta?: Meta; type: string } }>)
+// `_def.procedures` is the flat record of every procedure by its dotted path.
+const decisions = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta; type: string } }>)
   .filter(([, procedure]) => procedure._def.meta?.decision === true)
   .map(([path, procedure]) => ({ path, type: procedure._def.type }))
   .sort((a, b) => a.path.localeCompare(b.path));
