@@ -244,3 +244,10 @@ export async function setMemberPassword(
   await recordSettingsChange(ctx, { entity: 'members', record_id: member.id, action: 'set_password', before: memberView(member), after: after });
   return { ...after, sessions_ended: ended };
 }
+
+/** One member of the caller's organization; 404 when absent or another organization's. */
+export async function getMember(ctx: ServiceContext, id: string): Promise<MemberView> {
+  const member = await findMember(ctx.db, { organizationId: ctx.org.id, id });
+  if (!member) throw notFound();
+  return memberView(member);
+}
