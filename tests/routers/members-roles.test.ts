@@ -6,7 +6,7 @@ import { appRouter } from '../../src/routers/app';
 import { createInProcessContext } from '../../src/routers/context';
 import { createCallerFactory } from '../../src/routers/trpc';
 import { createTestMember, createTestOrganization, uniqueEmail, type TestOrganization } from '../factories/organization';
-import { useTestApp } from '../helpers/app';
+import { onPostgres, useTestApp } from '../helpers/app';
 
 const t = useTestApp();
 const PASSWORD = 'a long enough password';
@@ -318,5 +318,23 @@ describe('the role editor rules', () => {
     const second = await createTestMember(t.db, org.id, { role: 'owner' });
     expect((await as(token, o!.revision).organization.members.deactivate({ id: org.owner.id })).active).toBe(false);
     expect((await as(second.session).auth.me()).permissions).toContain('organization.roles.manage');
+  });
+
+  describe.skipIf(!onPostgres)('on PostgreSQL, concurrently', () => {
+    it('two owners demoting each other at once: one change wins, the other is self_lockout (never both)', async () => {
+      for (let round = 0; round < 3; round++) {
+        const org = await createTestOrganization(t.db);
+        const second = await createTestMember(t.db, org.id, { role: 'owner' });
+        const revisions = await t.db.select({ id: members.id, revision: members.revision }).from(members).where(eq(members.organizationId, org.id));
+        const rev = (id: string) => revisions.find((r) => r.id === id)!.revision;
+        const answers = await Promise.allSettled([
+          as(org.owner.session, rev(second.id)).organization.members.setRoles({ id: second.id, roles: ['viewer'] }),
+          as(second.session, rev(org.owner.id)).organization.members.setRoles({ id: org.owner.id, roles: ['viewer'] }),
+        ]);
+        expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+        const refused = answers.find((a) => a.status === 'rejected') as PromiseRejectedResult;
+        expect(refused.reason.appCode).toBe('self_lockout');
+      }
+    });
   });
 });
