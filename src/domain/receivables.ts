@@ -7,6 +7,10 @@ export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 export const DOCUMENT_LIST_SORTS = ['created_at', 'invoice_date', 'due_on', 'gross_amount', 'reference'] as const;
 export type DocumentListSort = (typeof DOCUMENT_LIST_SORTS)[number];
 
+/** Sort keys of the customer list (DESIGN section 12); code by default. */
+export const CUSTOMER_LIST_SORTS = ['code', 'legal_name', 'created_at'] as const;
+export type CustomerListSort = (typeof CUSTOMER_LIST_SORTS)[number];
+
 export const PARTY_KINDS = ['organization', 'individual'] as const;
 export type PartyKind = (typeof PARTY_KINDS)[number];
 

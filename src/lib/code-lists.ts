@@ -42,6 +42,14 @@ export interface TaxType {
   description: string;
 }
 
+export interface CountryCode {
+  /** ISO 3166-1 alpha-2: what the API speaks everywhere (DESIGN section 5). */
+  code: string;
+  /** ISO 3166-1 alpha-3: what MyInvois documents carry. */
+  alpha3: string;
+  name: string;
+}
+
 export interface CodeList<T> {
   /** Where the list comes from (official source and version/date). */
   readonly source: string;
@@ -97,11 +105,18 @@ export const taxTypes: CodeList<TaxType> = loadList(
   z.object({ code: z.string().regex(/^(\d{2}|E)$/), description: z.string().min(1) }),
 );
 
+export const countryCodes: CodeList<CountryCode> = loadList(
+  'country-codes.json',
+  z.object({ code: z.string().regex(/^[A-Z]{2}$/), alpha3: z.string().regex(/^[A-Z]{3}$/), name: z.string().min(1) }),
+);
+
 const classificationSet: ReadonlySet<string> = new Set(classificationCodes.entries.map((e) => e.code));
 const currencyMap: ReadonlyMap<string, Currency> = new Map(currencies.entries.map((e) => [e.code, e]));
 const unitSet: ReadonlySet<string> = new Set(unitCodes.entries.map((e) => e.code));
 const stateSet: ReadonlySet<string> = new Set(stateCodes.entries.map((e) => e.code));
 const taxTypeSet: ReadonlySet<string> = new Set(taxTypes.entries.map((e) => e.code));
+const countryByAlpha2: ReadonlyMap<string, CountryCode> = new Map(countryCodes.entries.map((e) => [e.code, e]));
+const countryByAlpha3: ReadonlyMap<string, CountryCode> = new Map(countryCodes.entries.map((e) => [e.alpha3, e]));
 
 export function isClassificationCode(code: string): boolean {
   return classificationSet.has(code);
@@ -126,4 +141,23 @@ export function isStateCode(code: string): boolean {
 
 export function isTaxType(code: string): boolean {
   return taxTypeSet.has(code);
+}
+
+/** An ISO 3166-1 alpha-2 code (`MY`, `SG`): the only form the API accepts and answers. */
+export function isCountryCode(code: string): boolean {
+  return countryByAlpha2.has(code);
+}
+
+/** The alpha-3 form (`MYS`) of an alpha-2 code, for the MyInvois document; undefined when unknown. */
+export function countryAlpha3(alpha2: string): string | undefined {
+  return countryByAlpha2.get(alpha2)?.alpha3;
+}
+
+/**
+ * The alpha-2 form of a stored country code: alpha-2 as is, a known alpha-3 (`MYS`, written before
+ * the API settled on alpha-2) converted, anything else unchanged. Used where stored identities are
+ * frozen onto documents, so a record written in the old form cannot leak it.
+ */
+export function countryAlpha2(code: string): string {
+  return countryByAlpha3.get(code)?.code ?? code;
 }

@@ -10,9 +10,10 @@ type Json = Record<string, any>;
 export const API_VERSION = '1.0.0';
 
 /** Which error statuses each operation can answer, beyond the ones every authenticated operation has. */
-function errorStatuses(method: string, path: string): number[] {
+function errorStatuses(method: string, path: string, meta?: Meta): number[] {
   const statuses = [400, 401, 403, 429, 500];
   if (path.includes('{')) statuses.push(404);
+  if (meta?.requiresRevision) statuses.push(409, 428);
   if (method === 'post' || method === 'put' || method === 'patch' || method === 'delete') statuses.push(409, 413, 415, 422);
   else statuses.push(422);
   return [...new Set(statuses)].sort();
@@ -26,6 +27,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict: `idempotency_key_reused` (the Idempotency-Key was used for a different request), `idempotency_in_progress` (the first request with the key is still running; retry after Retry-After seconds), `conflict` (the record is in another state), `document_bound_elsewhere`, or `revision_mismatch` (stale If-Match).',
   413: 'The request body is too large.',
   415: 'The request body is not application/json.',
+  428: 'The operation changes an existing record and needs If-Match with the revision the ETag gave (`revision_required`).',
   422: 'Well-formed but refused by a rule; `code` says which (`validation`, `idempotency_key_required` when a write made with an API key has no Idempotency-Key or one longer than 255 characters, ...).',
   429: 'A rate limit was reached (`rate_limited`): the API key\'s, its organization\'s, or the source address\'s after repeated failed key authentication. Retry after Retry-After seconds.',
   500: 'A fault of the service; `instance` carries the request id to quote.',
@@ -99,6 +101,18 @@ const idempotencyKeyParameter = {
   example: 'order-42',
 };
 
+const ifMatchParameter = {
+  name: 'If-Match',
+  in: 'header',
+  required: true,
+  description:
+    'The revision the caller read, as the ETag gave it (`"3"`; a bare 3 or W/"3" are read the same). ' +
+    'Missing: 428 `revision_required`; not a revision: 400; stale: 409 `revision_mismatch` ' +
+    '(RFC 9110 would answer 412; the contract chose 409). Read the record again and re-apply the change.',
+  schema: { type: 'string', pattern: '^(W/)?"?[0-9]{1,9}"?$' },
+  example: '"1"',
+};
+
 function policyDescription(limits: RateLimitSettings | undefined): string {
   const idempotency =
     '\n\n**Idempotency.** Every write made with an API key needs an `Idempotency-Key` header (1 to 255 characters). ' +
@@ -144,7 +158,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
   doc.components.schemas ??= {};
   doc.components.schemas.Problem = problemSchema;
   doc.components.headers = headerDefs;
-  doc.components.parameters = { ...(doc.components.parameters ?? {}), IdempotencyKey: idempotencyKeyParameter };
+  doc.components.parameters = { ...(doc.components.parameters ?? {}), IdempotencyKey: idempotencyKeyParameter, IfMatch: ifMatchParameter };
   doc.components.responses = Object.fromEntries(
     Object.entries(STATUS_DESCRIPTIONS).map(([status, description]) => [
       `Problem${status}`,
@@ -185,8 +199,11 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
         headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
         op.parameters = [...(op.parameters ?? []).filter((p: Json) => p.name !== 'Idempotency-Key'), ref('parameters', 'IdempotencyKey')];
       }
+      if (meta?.requiresRevision) {
+        op.parameters = [...(op.parameters ?? []).filter((p: Json) => p.name !== 'If-Match'), ref('parameters', 'IfMatch')];
+      }
       const responses: Json = { [status]: { ...success, description: status === '201' ? 'Created' : 'Success', headers } };
-      for (const s of errorStatuses(method, path)) responses[String(s)] = ref('responses', `Problem${s}`);
+      for (const s of errorStatuses(method, path, meta)) responses[String(s)] = ref('responses', `Problem${s}`);
       op.responses = responses;
       if (!op.operationId) op.operationId = `${method}${path.replace(/[^a-zA-Z0-9]+/g, '_')}`;
     }

@@ -9,6 +9,8 @@ import type { Context } from './context';
 export interface Meta extends OpenApiMeta {
   /** Status of a successful answer when it is not 200 (201 for creates). */
   successStatus?: number;
+  /** A write against an existing record: If-Match is required (428 when missing, 409 when stale). */
+  requiresRevision?: boolean;
   /**
    * Set by decisionProcedure: a people's decision (API key → 403 person_required). tRPC merges a
    * later .meta() into this one, so it survives; tests enumerate the router's decisions by it.

@@ -40,7 +40,7 @@ export interface SentWrite {
   body: string;
 }
 
-/** `receivables.customers.create` over /trpc (tRPC-only until the contract's writes land on /v1). */
+/** `receivables.customers.create` over /trpc (the same procedure as POST /v1/receivables/customers). */
 export function customerCreateTarget(prefix = `C-${randomUUID().slice(0, 8)}`): WriteTarget {
   const code = (variant = 'a') => `${prefix}-${variant}`;
   return {
@@ -58,6 +58,18 @@ export function customerCreateTarget(prefix = `C-${randomUUID().slice(0, 8)}`): 
       const [row] = await db.select({ n: count() }).from(customers).where(where);
       return Number(row?.n ?? 0);
     },
+  };
+}
+
+/** POST /v1/receivables/customers: the same procedure as receivables.customers.create, over REST. */
+export function customerRestCreateTarget(prefix = `C-${randomUUID().slice(0, 8)}`): WriteTarget {
+  const trpc = customerCreateTarget(prefix);
+  return {
+    ...trpc,
+    name: 'POST /v1/receivables/customers',
+    url: '/v1/receivables/customers',
+    record: (json) => json,
+    problem: (json) => json,
   };
 }
 

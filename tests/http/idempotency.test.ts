@@ -8,7 +8,7 @@ import { onPostgres, useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
 import { multipartBody } from '../helpers/multipart';
 import { expectProblem } from '../helpers/problem';
-import { claimFileTarget, countIdempotencyKeys, customerCreateTarget, invoiceCreateTarget, sendWrite, type SentWrite, type WriteTarget } from '../helpers/writes';
+import { claimFileTarget, countIdempotencyKeys, customerCreateTarget, customerRestCreateTarget, invoiceCreateTarget, sendWrite, type SentWrite, type WriteTarget } from '../helpers/writes';
 
 const t = useTestApp();
 
@@ -18,7 +18,7 @@ const t = useTestApp();
  * reference data per organization: WriteTarget.setup). The multipart upload and the attachments
  * write do not fit the JSON-create shape; they have their own blocks below.
  */
-const TARGETS: (() => WriteTarget)[] = [() => customerCreateTarget(), () => claimFileTarget(), () => invoiceCreateTarget()];
+const TARGETS: (() => WriteTarget)[] = [() => customerCreateTarget(), () => customerRestCreateTarget(), () => claimFileTarget(), () => invoiceCreateTarget()];
 
 /** A fresh organization with the reference data the target's body refers to. */
 async function newOrganization(target: WriteTarget) {

@@ -20,7 +20,13 @@ export const CONTRACT_OPERATIONS = [
   'POST /receivables/invoices',
   'POST /expenses/claims',
 ];
-export const ADDED_OPERATIONS = ['POST /documents', 'POST /receivables/invoices/{id}/attachments'];
+export const ADDED_OPERATIONS = [
+  'POST /documents',
+  'POST /receivables/invoices/{id}/attachments',
+  'GET /receivables/customers',
+  'POST /receivables/customers',
+  'PATCH /receivables/customers/{id}',
+];
 
 async function fetchDoc() {
   const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
@@ -106,6 +112,34 @@ describe('receivables documents and uploads in the document', () => {
     expect(upload.requestBody.content['multipart/form-data'].schema.properties.file).toEqual({ type: 'string', format: 'binary', description: 'The file' });
     expect(Object.keys(upload.responses).sort()).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500']);
     expect(upload.security).toEqual([{ bearer: [] }]);
+  });
+});
+
+describe('customers in the document', () => {
+  it('the list pages with a cursor; POST answers 201 with Location and ETag; PATCH needs If-Match (428) and documents 409', async () => {
+    const doc = await fetchDoc();
+    const list = doc.paths['/receivables/customers'].get;
+    expect(Object.keys(list.responses).sort()).toEqual(['200', '400', '401', '403', '422', '429', '500']);
+    expect(list.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CustomerList' });
+    expect(list.parameters.map((p: any) => p.name).sort()).toEqual(['cursor', 'group', 'is_active', 'limit', 'order', 'q', 'sort']);
+
+    const create = doc.paths['/receivables/customers'].post;
+    expect(create.responses['200']).toBeUndefined();
+    expect(create.responses['201'].headers).toMatchObject({ Location: expect.any(Object), ETag: expect.any(Object) });
+    expect(create.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Customer' });
+    expect(create.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    expect(create.parameters).not.toContainEqual({ $ref: '#/components/parameters/IfMatch' });
+
+    const patch = doc.paths['/receivables/customers/{id}'].patch;
+    expect(Object.keys(patch.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '422', '428', '429', '500']);
+    expect(patch.responses['200'].headers.ETag).toEqual({ $ref: '#/components/headers/ETag' });
+    expect(patch.parameters).toContainEqual({ $ref: '#/components/parameters/IfMatch' });
+    expect(patch.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    expect(doc.components.parameters.IfMatch).toMatchObject({ name: 'If-Match', in: 'header', required: true });
+    expect(doc.components.responses.Problem428.content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
+    expect(doc.components.responses.Problem409.description).toContain('revision_mismatch');
+    expect(patch.requestBody.content['application/json'].schema.properties).toHaveProperty('is_active');
+    expect(doc.components.schemas.Customer.properties.country_code.description).toMatch(/alpha-2/);
   });
 });
 

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/lib/errors';
 import { guardRoute, sendIdempotentWrite } from '../../src/routers/route-guard';
-import { createCustomerFor } from '../../src/services/receivables/customers';
+import { createCustomer } from '../../src/services/receivables/customers';
 import { bearer, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 import { countIdempotencyKeys, customerCreateTarget } from '../helpers/writes';
@@ -33,7 +33,7 @@ describe('route-guard helpers for plain fastify routes', () => {
         route: 'things.create',
         input: body,
         run: async (tx) => {
-          const customer = await createCustomerFor(tx, principal, { code: body.code, legalName: body.legal_name });
+          const customer = await createCustomer(tx, principal.organizationId, { code: body.code, legalName: body.legal_name });
           return { status: 201, headers: { ETag: `"${customer.revision}"`, Location: `/things/${customer.id}` }, body: customer };
         },
       });

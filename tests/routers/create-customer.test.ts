@@ -8,7 +8,7 @@ import { customerCreateTarget, sendWrite } from '../helpers/writes';
 
 const t = useTestApp();
 
-describe('receivables.customers.create (tRPC only)', () => {
+describe('receivables.customers.create (tRPC, and POST /v1/receivables/customers)', () => {
   it('creates the customer of the caller organization: 201, ETag, Location, readable on /v1', async () => {
     const org = await createTestOrganization(t.db);
     const target = customerCreateTarget();
@@ -25,10 +25,22 @@ describe('receivables.customers.create (tRPC only)', () => {
     expect(read.json()).toEqual(customer);
   });
 
-  it('is not a /v1 operation', async () => {
+  it('is also the /v1 operation POST /v1/receivables/customers: the same procedure answers the same customer', async () => {
     const org = await createTestOrganization(t.db);
-    const res = await t.app.inject({ method: 'POST', url: '/v1/receivables/customers', headers: { authorization: `Bearer ${org.owner.apiKey}`, 'idempotency-key': 'x' }, payload: {} });
-    expect(res.statusCode).toBe(404);
+    const empty = await t.app.inject({ method: 'POST', url: '/v1/receivables/customers', headers: { authorization: `Bearer ${org.owner.apiKey}`, 'idempotency-key': 'x' }, payload: {} });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['/code', '/legal_name']);
+    const body = { code: 'REST-1', legal_name: 'Kedai Rest Sdn Bhd', country_code: 'SG', currency: 'SGD' };
+    const rest = await t.app.inject({ method: 'POST', url: '/v1/receivables/customers', headers: { authorization: `Bearer ${org.owner.apiKey}`, 'idempotency-key': 'rest-1' }, payload: body });
+    expect(rest.statusCode, rest.body).toBe(201);
+    expect(rest.headers.location).toBe(`/v1/receivables/customers/${rest.json().id}`);
+    expect(rest.headers.etag).toBe('"1"');
+    const target = customerCreateTarget();
+    const trpc = await sendWrite(t.app, target, { token: org.owner.session, body: { ...body, code: 'TRPC-1' } });
+    expect(trpc.statusCode).toBe(201);
+    const { id: _a, code: _b, ...viaRest } = rest.json();
+    const { id: _c, code: _d, ...viaTrpc } = target.record(trpc.json());
+    expect(viaTrpc).toEqual(viaRest);
   });
 
   it('needs receivables.customer.create (403 for a viewer) and refuses a code in use with 409 conflict', async () => {

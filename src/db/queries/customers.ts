@@ -1,6 +1,8 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { CustomerListSort } from '../../domain/receivables';
 import type { Database } from '../client';
 import { companyGroupMembers, companyGroups, counterpartyMappings, customers } from '../schema';
+import { likePattern } from './receivable-document-list';
 
 /**
  * The counterparty map rows of an organization that, as at `today`, map one of its customers to
@@ -41,6 +43,113 @@ export async function findCustomer(db: Database, q: { organizationId: string; id
 }
 
 export type CustomerRow = NonNullable<Awaited<ReturnType<typeof findCustomer>>>;
+
+/** Locks the customer row (`FOR UPDATE`) of the organization for a change; undefined when there is none. */
+export async function lockCustomer(db: Database, q: { organizationId: string; id: string }) {
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.organizationId, q.organizationId), eq(customers.id, q.id)))
+    .for('update');
+  return row;
+}
+
+/** Changes a customer of the organization; a code in use raises the unique violation `customers_org_code`. */
+export async function updateCustomerRow(db: Database, q: { organizationId: string; id: string }, values: Partial<typeof customers.$inferInsert>) {
+  const { organizationId: _org, id: _id, ...changes } = values;
+  const [row] = await db
+    .update(customers)
+    .set(changes)
+    .where(and(eq(customers.organizationId, q.organizationId), eq(customers.id, q.id)))
+    .returning();
+  return row;
+}
+
+export type CustomerListOrder = 'asc' | 'desc';
+
+export interface CustomerListFilters {
+  q?: string;
+  isActive?: boolean;
+  group?: 'only' | 'none';
+}
+
+export interface CustomerListQuery {
+  organizationId: string;
+  /** The organization's today: the counterparty map (group filter, is_group_company) is read as at this day. */
+  today: string;
+  sort: CustomerListSort;
+  order: CustomerListOrder;
+  filters: CustomerListFilters;
+  /** The last row of the previous page: its sort value (text form) and id. */
+  after?: { value: string; id: string };
+  /** Rows to read: the page size plus one. */
+  take: number;
+}
+
+/**
+ * The sort keys, exactly as the (organization_id, key, id) indexes of the schema spell them, so a
+ * page is an index scan from the cursor: codes bytewise, legal names case-insensitively.
+ */
+const CUSTOMER_SORT_KEY: Record<CustomerListSort, SQL> = {
+  code: sql`(${customers.code} collate "C")`,
+  legal_name: sql`(lower(${customers.legalName}) collate "C")`,
+  created_at: sql`${customers.createdAt}`,
+};
+
+/** Text form of each sort key, exact enough to be compared again (timestamps keep their microseconds). */
+const CUSTOMER_SORT_VALUE: Record<CustomerListSort, SQL<string>> = {
+  code: sql<string>`${customers.code}`,
+  legal_name: sql<string>`lower(${customers.legalName})`,
+  created_at: sql<string>`${customers.createdAt}::text`,
+};
+
+/** What a valid cursor value of each sort looks like (checked before it reaches SQL). */
+export const CUSTOMER_SORT_VALUE_PATTERN: Record<CustomerListSort, RegExp> = {
+  code: /^[\s\S]*$/,
+  legal_name: /^[\s\S]*$/,
+  created_at: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/,
+};
+
+function customerAfter(sort: CustomerListSort, order: CustomerListOrder, after: { value: string; id: string }): SQL {
+  const op = sql.raw(order === 'asc' ? '>' : '<');
+  const value = sort === 'created_at' ? sql`${after.value}::timestamptz` : sql`(${after.value}::text collate "C")`;
+  return sql`(${CUSTOMER_SORT_KEY[sort]}, ${customers.id}) ${op} (${value}, ${after.id}::uuid)`;
+}
+
+function customerConditions(q: CustomerListQuery): SQL[] {
+  const f = q.filters;
+  const out: SQL[] = [sql`${customers.organizationId} = ${q.organizationId}`];
+  if (f.q !== undefined) {
+    const pattern = likePattern(f.q);
+    out.push(sql`(${customers.code} ilike ${pattern} or ${customers.legalName} ilike ${pattern})`);
+  }
+  if (f.isActive !== undefined) out.push(sql`${customers.isActive} = ${f.isActive}`);
+  if (f.group === 'only') out.push(sql`${customers.id} = any(${groupCustomerIdsSql(q.organizationId, q.today)})`);
+  if (f.group === 'none') out.push(sql`${customers.id} <> all(${groupCustomerIdsSql(q.organizationId, q.today)})`);
+  if (q.after) out.push(customerAfter(q.sort, q.order, q.after));
+  return out;
+}
+
+/** The page's statement (also what a plan check can EXPLAIN). */
+export function listCustomersQuery(db: Database, q: CustomerListQuery) {
+  const direction = q.order === 'asc' ? asc : desc;
+  return db
+    .select({
+      customer: customers,
+      sortValue: CUSTOMER_SORT_VALUE[q.sort],
+      isGroupCompany: isGroupCompanySql('customers.organization_id', 'customers.id', q.today),
+    })
+    .from(customers)
+    .where(and(...customerConditions(q)))
+    .orderBy(direction(CUSTOMER_SORT_KEY[q.sort]), direction(customers.id))
+    .limit(q.take);
+}
+
+/** One page of customers (limit + 1 rows) with the group flag, keyset-ordered by (sort key, id). */
+export async function listCustomers(db: Database, q: CustomerListQuery) {
+  const rows = await listCustomersQuery(db, q);
+  return rows.map((r) => ({ ...r.customer, isGroupCompany: Boolean(r.isGroupCompany), sortValue: r.sortValue }));
+}
 
 /** Inserts a customer of `values.organizationId`; a code in use raises the unique violation `customers_org_code`. */
 export async function insertCustomer(db: Database, values: typeof customers.$inferInsert & { organizationId: string }) {

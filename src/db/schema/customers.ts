@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   date,
@@ -50,6 +51,13 @@ export const customers = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
     uniqueIndex('customers_org_code').on(t.organizationId, t.code),
+    // Keyset pagination of GET /v1/receivables/customers: one (organization, sort key, id) index per
+    // sort. Codes compare bytewise; legal names case-insensitively (lower, then bytewise).
+    index('customers_org_code_c').on(t.organizationId, sql`(${t.code} collate "C")`, t.id),
+    index('customers_org_legal_name').on(t.organizationId, sql`(lower(${t.legalName}) collate "C")`, t.id),
+    index('customers_org_created').on(t.organizationId, t.createdAt, t.id),
+    // The list's substring search (q) on code or legal name (pg_trgm, migration 0000_extensions).
+    index('customers_search_trgm').using('gin', t.code.op('gin_trgm_ops'), t.legalName.op('gin_trgm_ops')),
   ],
 );
 

@@ -17,6 +17,7 @@ import { isValidTimeZone } from '../../lib/dates';
 import { AppError, validationError } from '../../lib/errors';
 import { hashPassword } from './passwords';
 import { BUILT_IN_ROLES, isPermission, type BuiltInRole } from './permissions';
+import { isCountryCode } from '../../lib/code-lists';
 
 /** Set-up of tenants and access: used by the admin CLI, the demo seed and tests, never by /v1. */
 
@@ -31,6 +32,8 @@ export interface CreateOrganizationInput {
 export async function createOrganization(db: Database, input: CreateOrganizationInput) {
   if (!input.name.trim()) throw validationError('/name', 'must not be blank');
   if (input.timeZone && !isValidTimeZone(input.timeZone)) throw validationError('/time_zone', 'is not an IANA time zone');
+  const country = input.seller?.address?.country_code;
+  if (country && !isCountryCode(country)) throw validationError('/seller/address/country_code', 'must be an ISO 3166-1 alpha-2 country code (for example MY)');
   const org = await insertOrganization(db, {
     name: input.name.trim(),
     baseCurrency: input.baseCurrency ?? 'MYR',

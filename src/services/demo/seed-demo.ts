@@ -70,7 +70,7 @@ export async function seedDemo(db: Database, now: Date, options: DemoOptions): P
       registration_no: '201901012345',
       sst_no: 'W10-1808-32000001',
       msic: '46510',
-      address: { line1: 'Level 12, Menara Acme', line2: 'Jalan Sultan Ismail', city: 'Kuala Lumpur', postcode: '50250', state: '14', country_code: 'MYS' },
+      address: { line1: 'Level 12, Menara Acme', line2: 'Jalan Sultan Ismail', city: 'Kuala Lumpur', postcode: '50250', state: '14', country_code: 'MY' },
     },
   });
   const borneo = await createOrganization(db, {

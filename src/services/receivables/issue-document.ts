@@ -5,6 +5,7 @@ import { findOrganization } from '../../db/queries/organizations';
 import { findDocumentLink, insertTimelineEntry, issuedCreditsAgainst, lockDocument, updateDocument } from '../../db/queries/receivable-documents';
 import { nextSequenceValue } from '../../db/queries/sequences';
 import type { DocumentKind, FrozenAddress, FrozenBuyer, FrozenSeller } from '../../db/schema';
+import { countryAlpha2 } from '../../lib/code-lists';
 import { addDays, todayIn } from '../../lib/dates';
 import { AppError, validationError } from '../../lib/errors';
 import { Dec, formatAmount } from '../../lib/money';
@@ -18,9 +19,13 @@ import { loadWorkflow } from '../workflow/workflows';
 
 const PREFIX: Record<DocumentKind, string> = { sales_invoice: 'INV', customer_credit_note: 'CN', customer_debit_note: 'DN' };
 
-/** Keeps the address lines that are set; country_code is always present (null when unknown). */
+/**
+ * Keeps the address lines that are set. country_code is always present and always ISO 3166-1
+ * alpha-2 (DESIGN section 5): a stored alpha-3 code (the form written before) is converted here, so
+ * buyer and seller of one document can never disagree on the format.
+ */
 function freezeAddress(address: Record<string, string | null | undefined>, countryCode: string | null | undefined): FrozenAddress {
-  const out: FrozenAddress = { country_code: countryCode ?? null };
+  const out: FrozenAddress = { country_code: countryCode ? countryAlpha2(countryCode) : null };
   for (const key of ['line1', 'line2', 'city', 'postcode', 'state'] as const) {
     const v = address[key];
     if (typeof v === 'string') out[key] = v;
@@ -93,7 +98,9 @@ export async function issueDocument(db: Database, input: IssueInput) {
   const s = org.seller ?? {};
   const seller: FrozenSeller = {
     name: s.name ?? org.name,
-    address: freezeAddress({ ...(s.address ?? {}) }, s.address?.country_code),
+    // Organizations are Malaysian (MyInvois suppliers): a seller address without a country is in MY,
+    // as a customer without one is.
+    address: freezeAddress({ ...(s.address ?? {}) }, s.address?.country_code || 'MY'),
     msic: s.msic ?? null,
     registration_no: s.registration_no ?? null,
     sst_no: s.sst_no ?? null,

@@ -1,4 +1,5 @@
 import { getCustomer } from '../../../services/receivables/customers';
+import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { readProcedure } from '../../procedures';
 import { idInput } from '../../schemas';
@@ -18,7 +19,7 @@ export const getCustomerProcedure = readProcedure('receivables.customer.read')
   .input(idInput)
   .output(customerSchema)
   .query(async ({ ctx, input }) => {
-    const customer = await getCustomer(ctx.db, ctx.principal, input.id, ctx.deps.now());
+    const customer = await getCustomer(svc(ctx), input);
     setEtag(ctx, customer.revision);
     return customer;
   });

@@ -9,14 +9,15 @@ import { documentSchema } from './schemas';
  * integer from a tRPC caller) and `outstanding` exactly "true" or "false"; trpc-to-openapi's
  * coercion never touches them because neither is a bare z.number / z.boolean.
  */
-const limitParam = z
+export const limitParam = z
   .union([z.string().regex(/^\d{1,4}$/, 'must be an integer from 1 to 100'), z.int()])
   .transform((v) => Number(v))
   // Out of range is a malformed request (400), as the list's issue specifies, not a 422 rule.
   .pipe(z.int().refine((n) => n >= 1 && n <= 100, 'must be an integer from 1 to 100'))
   .describe('Page size, 1 to 100 (25 by default)');
 
-const booleanParam = z.union([z.stringbool({ truthy: ['true'], falsy: ['false'], case: 'sensitive' }), z.boolean()]).pipe(z.boolean());
+/** A query boolean: exactly "true" or "false" over REST, a boolean from tRPC callers. */
+export const booleanParam = z.union([z.stringbool({ truthy: ['true'], falsy: ['false'], case: 'sensitive' }), z.boolean()]).pipe(z.boolean());
 
 export const listInvoicesInput = z.strictObject({
   kind: z.enum(DOCUMENT_KINDS).optional().describe('Only documents of this kind'),
