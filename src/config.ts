@@ -23,6 +23,15 @@ const schema = z.object({
   /** Failed key authentications allowed per source address per RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS. */
   RATE_LIMIT_AUTH_FAILURES: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** Failed logins (auth.login) allowed per source address per LOGIN_FAILURE_WINDOW_SECONDS; the next attempt is 429. */
+  LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** Consecutive failed logins of one account before it is locked; each further failure doubles the lock from 1 s. */
+  LOGIN_ACCOUNT_FREE_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  /** The longest an account is locked after failed logins, in seconds. */
+  LOGIN_ACCOUNT_MAX_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** How long a person's session lives after its last use (sliding), in hours. */
+  SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
   /** Trust X-Forwarded-For from a proxy in front of the service (the source address of rate limits). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   /** How often expired idempotency keys are purged, in seconds (0 turns the job off). */

@@ -2,134 +2,245 @@ import { parseArgs } from 'node:util';
 import { loadConfig, payoutEncryptionKey } from '../config';
 import { openDatabase, type Database } from '../db/client';
 import { AppError } from '../lib/errors';
-import { addMember, createApiKey, createOrganization, createSession, revokeApiKey, revokeSession } from '../services/access/admin';
+import { cliError, formatHuman, type CliStage } from './output';
+import { revokeApiKey, revokeSession } from '../services/access/admin';
+import { issueApiKey, issueSession, listApiKeysOf } from '../services/access/credentials';
+import { addMember, deactivateMember, getMember, listMembersPage, setMemberPassword, type MemberView } from '../services/access/members';
+import { adminContext, createOrganizationWithOwner, listAllOrganizations } from '../services/access/organization-setup';
 import { seedDemo } from '../services/demo/seed-demo';
 import '../services/register';
 
+/**
+ * The admin CLI (DESIGN section 10). Every command validates its arguments as the API validates
+ * input (the same services), runs in one transaction, and with --json prints one JSON object:
+ * the answer, or `{"error": {"code", "detail", "errors"?}}` with a non-zero exit code. No SQL, stack
+ * or secret hash is ever printed: a fault that is not a refusal prints a generic `internal` error.
+ */
+
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
-  org create --name NAME [--currency MYR] [--time-zone Asia/Kuala_Lumpur] [--languages en,ms]
-  member add --org ORG_ID --name NAME --roles owner|accountant|clerk|employee|viewer[,...] [--email E]
+  org create --name NAME --owner-email E --owner-password P [--owner-name NAME]
+             [--currency MYR] [--time-zone Asia/Kuala_Lumpur] [--languages en,ms]
+  org list
+  member add --org ORG_ID --name NAME --email E [--password P] --roles owner|accountant|clerk|employee|viewer|<custom>[,...]
+  member list --org ORG_ID
+  member set-password --org ORG_ID --member MEMBER_ID --password P    (ends the member's sessions)
+  member deactivate --org ORG_ID --member MEMBER_ID                   (revokes their sessions and API keys)
   key create --org ORG_ID --member MEMBER_ID [--permissions p1,p2 | default: the member's] [--name N] [--expires-at ISO]
+  key list --org ORG_ID [--member MEMBER_ID]                          (never the secret)
   key revoke --org ORG_ID --id KEY_ID
-  session create --org ORG_ID --member MEMBER_ID [--hours 12]
+  session create --org ORG_ID --member MEMBER_ID [--hours 1..720, default 12]
   session revoke --org ORG_ID --id SESSION_ID
   demo                 seed a fresh demo data set and print every id and credential
 
-Uses DATABASE_URL when set, else the embedded database in DATA_DIR (./.data).`;
+Passwords are 12 to 256 characters. Uses DATABASE_URL when set, else the embedded database in
+DATA_DIR (./.data; stop the server first). With --json, errors are {"error":{"code","detail"}} too.`;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  currency: { type: 'string' },
+  'time-zone': { type: 'string' },
+  languages: { type: 'string' },
+  'owner-email': { type: 'string' },
+  'owner-password': { type: 'string' },
+  'owner-name': { type: 'string' },
+  org: { type: 'string' },
+  member: { type: 'string' },
+  roles: { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  permissions: { type: 'string' },
+  'expires-at': { type: 'string' },
+  id: { type: 'string' },
+  hours: { type: 'string' },
+} as const;
 
 type Values = Record<string, string | boolean | undefined>;
 
-function need(values: Values, name: string): string {
-  const v = values[name];
-  if (typeof v !== 'string' || !v) throw new Error(`--${name} is required\n\n${USAGE}`);
+const COMMANDS = new Set([
+  'org create',
+  'org list',
+  'member add',
+  'member list',
+  'member set-password',
+  'member deactivate',
+  'key create',
+  'key list',
+  'key revoke',
+  'session create',
+  'session revoke',
+  'demo',
+]);
+
+/** An argument that is not of the command's shape: the CLI's 400. */
+function badArgument(option: string, detail: string): AppError {
+  return new AppError('invalid_request', { detail: `--${option} ${detail}`, errors: [{ pointer: `/${option}`, detail }] });
+}
+
+function text(values: Values, option: string): string | undefined {
+  const v = values[option];
+  return typeof v === 'string' ? v : undefined;
+}
+
+function required(values: Values, option: string): string {
+  const v = text(values, option);
+  if (v === undefined) throw badArgument(option, 'is required');
   return v;
 }
 
-const list = (v: string | boolean | undefined) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function run(db: Database, words: string[], values: Values, payoutKey: Buffer): Promise<unknown> {
+function uuidOf(values: Values, option: string, opts: { optional: true }): string | undefined;
+function uuidOf(values: Values, option: string): string;
+function uuidOf(values: Values, option: string, opts?: { optional: true }): string | undefined {
+  const v = opts?.optional ? text(values, option) : required(values, option);
+  if (v !== undefined && !UUID.test(v)) throw badArgument(option, 'must be a UUID');
+  return v?.toLowerCase();
+}
+
+const listOf = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
+
+function dateTimeOf(values: Values, option: string): Date | undefined {
+  const v = text(values, option);
+  if (v === undefined) return undefined;
+  const d = new Date(v);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(v) || Number.isNaN(d.getTime())) throw badArgument(option, 'must be an ISO 8601 date-time (e.g. 2030-01-31T00:00:00Z)');
+  return d;
+}
+
+function integerOf(values: Values, option: string): number | undefined {
+  const v = text(values, option);
+  if (v === undefined) return undefined;
+  if (!/^-?\d{1,9}$/.test(v)) throw badArgument(option, 'must be a whole number');
+  return Number(v);
+}
+
+async function allMembers(ctx: Awaited<ReturnType<typeof adminContext>>): Promise<MemberView[]> {
+  const out: MemberView[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listMembersPage(ctx, { limit: 100, cursor });
+    out.push(...page.items);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return out;
+}
+
+async function run(db: Database, command: string, values: Values, payoutKey: Buffer): Promise<unknown> {
   const now = new Date();
-  const command = words.slice(0, 2).join(' ');
-  switch (words[0] === 'demo' ? 'demo' : command) {
+  const inOrg = async () => adminContext(db, uuidOf(values, 'org'), now);
+  switch (command) {
     case 'org create': {
-      const org = await createOrganization(db, {
-        name: need(values, 'name'),
-        baseCurrency: values.currency as string | undefined,
-        timeZone: values['time-zone'] as string | undefined,
-        recordLanguages: list(values.languages),
+      const { organization: org, owner } = await createOrganizationWithOwner(db, now, {
+        name: required(values, 'name'),
+        base_currency: text(values, 'currency'),
+        time_zone: text(values, 'time-zone'),
+        record_languages: listOf(text(values, 'languages')),
+        owner: { name: text(values, 'owner-name'), email: required(values, 'owner-email'), password: required(values, 'owner-password') },
       });
-      return { id: org.id, name: org.name, base_currency: org.baseCurrency, time_zone: org.timeZone, record_languages: org.recordLanguages };
+      return { id: org.id, name: org.name, base_currency: org.baseCurrency, time_zone: org.timeZone, record_languages: org.recordLanguages, owner };
     }
+    case 'org list':
+      return { organizations: await listAllOrganizations(db) };
     case 'member add': {
-      const roles = list(values.roles) ?? [];
-      const m = await addMember(db, { organizationId: need(values, 'org'), name: need(values, 'name'), email: values.email as string | undefined, roles });
-      return { id: m.id, name: m.name, roles, active: m.active };
+      const ctx = await inOrg();
+      return addMember(ctx, {
+        name: required(values, 'name'),
+        email: required(values, 'email'),
+        password: text(values, 'password'),
+        roles: listOf(required(values, 'roles')) ?? [],
+      });
+    }
+    case 'member list':
+      return { members: await allMembers(await inOrg()) };
+    case 'member set-password': {
+      const ctx = await inOrg();
+      const m = await setMemberPassword(ctx, { id: uuidOf(values, 'member'), password: required(values, 'password') });
+      return { id: m.id, name: m.name, email: m.email, revision: m.revision, sessions_ended: m.sessions_ended };
+    }
+    case 'member deactivate': {
+      const ctx = await inOrg();
+      const member = await getMember(ctx, uuidOf(values, 'member'));
+      return deactivateMember(ctx, { id: member.id, expected_revision: member.revision });
     }
     case 'key create': {
-      const organizationId = need(values, 'org');
-      const memberId = need(values, 'member');
-      const permissions = list(values.permissions) ?? (await memberRolePermissions(db, organizationId, memberId));
-      const expiresAt = typeof values['expires-at'] === 'string' ? new Date(values['expires-at']) : null;
-      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error('--expires-at must be an ISO 8601 date-time');
-      const key = await createApiKey(db, { organizationId, ownerMemberId: memberId, permissions, expiresAt, name: values.name as string | undefined });
-      return { id: key.id, api_key: key.token, permissions: key.permissions, expires_at: key.expiresAt };
-    }
-    case 'key revoke':
-      await revokeApiKey(db, { organizationId: need(values, 'org'), id: need(values, 'id'), now });
-      return { revoked: true };
-    case 'session create': {
-      const hours = Number(values.hours ?? 12);
-      const s = await createSession(db, {
-        organizationId: need(values, 'org'),
-        memberId: need(values, 'member'),
-        now,
-        expiresAt: new Date(now.getTime() + hours * 3600_000),
+      const ctx = await inOrg();
+      return issueApiKey(ctx, {
+        member_id: uuidOf(values, 'member'),
+        name: text(values, 'name'),
+        permissions: listOf(text(values, 'permissions')),
+        expires_at: dateTimeOf(values, 'expires-at'),
       });
-      return { id: s.id, session_token: s.token, expires_at: s.expiresAt };
     }
-    case 'session revoke':
-      await revokeSession(db, { organizationId: need(values, 'org'), id: need(values, 'id'), now });
-      return { revoked: true };
+    case 'key list': {
+      const ctx = await inOrg();
+      return { keys: await listApiKeysOf(ctx, { member_id: uuidOf(values, 'member', { optional: true }) }) };
+    }
+    case 'key revoke': {
+      const ctx = await inOrg();
+      const id = uuidOf(values, 'id');
+      await revokeApiKey(db, { organizationId: ctx.org.id, id, now });
+      return { id, revoked: true };
+    }
+    case 'session create': {
+      const ctx = await inOrg();
+      return issueSession(ctx, { member_id: uuidOf(values, 'member'), hours: integerOf(values, 'hours') });
+    }
+    case 'session revoke': {
+      const ctx = await inOrg();
+      const id = uuidOf(values, 'id');
+      await revokeSession(db, { organizationId: ctx.org.id, id, now });
+      return { id, revoked: true };
+    }
     case 'demo':
-      return db.transaction((tx) => seedDemo(tx as unknown as Database, now, { payoutKey }));
+      return seedDemo(db, now, { payoutKey });
     default:
-      throw new Error(USAGE);
+      throw new AppError('invalid_request', { detail: `Unknown command "${command}"` });
   }
 }
 
-async function memberRolePermissions(db: Database, organizationId: string, memberId: string): Promise<string[]> {
-  const { memberPermissions } = await import('../db/queries/access');
-  return memberPermissions(db, { organizationId, memberId });
-}
-
-async function main() {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean' },
-      name: { type: 'string' },
-      currency: { type: 'string' },
-      'time-zone': { type: 'string' },
-      languages: { type: 'string' },
-      org: { type: 'string' },
-      member: { type: 'string' },
-      roles: { type: 'string' },
-      email: { type: 'string' },
-      permissions: { type: 'string' },
-      'expires-at': { type: 'string' },
-      id: { type: 'string' },
-      hours: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help || positionals.length === 0) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  const config = loadConfig();
-  const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
+async function main(): Promise<number> {
+  const json = process.argv.includes('--json');
+  let stage: CliStage = 'arguments';
   try {
-    await handle.migrate();
-    const result = await run(handle.db, positionals, values, payoutEncryptionKey(config));
-    process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatHuman(result)}\n`);
-  } finally {
-    await handle.close();
+    const { values, positionals } = parseArgs({ allowPositionals: true, strict: true, options: OPTIONS });
+    if (values.help || positionals.length === 0) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const command = positionals[0] === 'demo' ? 'demo' : positionals.slice(0, 2).join(' ');
+    if (!COMMANDS.has(command)) throw new AppError('invalid_request', { detail: `Unknown command "${positionals.join(' ')}"; run with --help for the list` });
+    if (positionals.length > (command === 'demo' ? 1 : 2)) throw new Error(`Unexpected argument "${positionals.at(-1)}"`);
+    // Ids are checked before the database is opened: a typo costs nothing.
+    for (const option of ['org', 'member', 'id']) uuidOf(values, option, { optional: true });
+    const config = loadConfig();
+    const payoutKey = payoutEncryptionKey(config);
+    stage = 'database';
+    const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
+    try {
+      await handle.migrate();
+      stage = 'command';
+      // One transaction per command: a refusal or a fault leaves nothing behind.
+      const result = await handle.db.transaction((tx) => run(tx as unknown as Database, command, values, payoutKey));
+      process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${formatHuman(result)}\n`);
+      return 0;
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    const error = cliError(err, stage);
+    if (json) process.stdout.write(`${JSON.stringify({ error })}\n`);
+    else {
+      const fields = (error.errors ?? []).map((e) => `\n  ${e.pointer}: ${e.detail}`).join('');
+      process.stderr.write(`error (${error.code}): ${error.detail}${fields}\n`);
+    }
+    return 1;
   }
 }
 
-function formatHuman(result: unknown): string {
-  if (result && typeof result === 'object' && !Array.isArray(result)) {
-    return Object.entries(result)
-      .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-      .join('\n');
-  }
-  return JSON.stringify(result, null, 2);
-}
-
-main().catch((err) => {
-  const message = err instanceof AppError ? `${err.appCode}: ${err.message}` : err instanceof Error ? err.message : String(err);
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
-});
-
+main().then(
+  (code) => process.exit(code),
+  () => process.exit(1),
+);

@@ -1,3 +1,4 @@
+import { authRouter } from './auth/router';
 import { claimsRouter } from './expenses/claims/router';
 import { meRouter } from './me/router';
 import { customersRouter } from './receivables/customers/router';
@@ -15,6 +16,7 @@ export const appRouter = router({
     claims: claimsRouter,
   }),
   organization: organizationRouter,
+  auth: authRouter,
   settings: settingsRouter,
   me: meRouter,
 });

@@ -26,8 +26,12 @@ export function writeProcedure(permission: Permission) {
  * `person_required`, checked before the permission). Idempotency-Key is optional and honoured.
  */
 export function decisionProcedure(permission: Permission) {
-  return authedProcedure.use(requirePerson).use(requirePermission(permission)).use(writeTransaction);
+  // The mark lets a test walk every decision of the app router (tests/security/person-required.test.ts).
+  return authedProcedure.meta({ decision: true }).use(requirePerson).use(requirePermission(permission)).use(writeTransaction);
 }
+
+/** Any caller signed in as a person (a session); an API key is 403 `person_required`. No permission needed. */
+export const sessionProcedure = authedProcedure.use(requirePerson);
 
 /** Reading the organization's reference data (lists of accounts, tax codes, ...). */
 export const settingsReadProcedure = readProcedure('organization.settings.read');

@@ -11,6 +11,11 @@ export interface Meta extends OpenApiMeta {
   successStatus?: number;
   /** A write against an existing record: If-Match is required (428 when missing, 409 when stale). */
   requiresRevision?: boolean;
+  /**
+   * Set by decisionProcedure: a people's decision (API key → 403 person_required). tRPC merges a
+   * later .meta() into this one, so it survives; tests enumerate the router's decisions by it.
+   */
+  decision?: boolean;
 }
 
 const t = initTRPC

@@ -22,10 +22,17 @@ let counter = 0;
 export async function createTestMember(
   db: Database,
   organizationId: string,
-  opts: { role?: BuiltInRole; name?: string; keyPermissions?: Permission[]; active?: boolean } = {},
+  opts: { role?: BuiltInRole; name?: string; keyPermissions?: Permission[]; active?: boolean; email?: string; password?: string } = {},
 ): Promise<TestMember> {
   const role = opts.role ?? 'owner';
-  const member = await addMember(db, { organizationId, name: opts.name ?? `Member ${++counter}`, roles: [role], active: opts.active });
+  const member = await addMember(db, {
+    organizationId,
+    name: opts.name ?? `Member ${++counter}`,
+    roles: [role],
+    active: opts.active,
+    email: opts.email,
+    password: opts.password,
+  });
   const key = await createApiKey(db, { organizationId, ownerMemberId: member.id, permissions: opts.keyPermissions ?? rolePermissions(role) });
   const session = await createSession(db, { organizationId, memberId: member.id, now: new Date() });
   return { id: member.id, organizationId, apiKey: key.token, apiKeyId: key.id, session: session.token, sessionId: session.id };
@@ -46,3 +53,6 @@ export async function createTestOrganization(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A unique e-mail address for a test member (logins are per e-mail across organizations). */
+export const uniqueEmail = (name = 'person') => `${name}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}@example.test`;

@@ -12,3 +12,4 @@ export * from './server-secrets';
 export * from './sequences';
 export * from './settings-history';
 export * from './exchange-rates';
+export * from './login-failures';

@@ -142,6 +142,8 @@ export const sessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Sliding lifetime: each use (at most once a minute) moves expires_at to this many seconds after it. */
+    idleSeconds: integer('idle_seconds').notNull().default(43_200),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),

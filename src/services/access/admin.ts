@@ -15,6 +15,7 @@ import type { SellerIdentity } from '../../db/schema';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { isValidTimeZone } from '../../lib/dates';
 import { AppError, validationError } from '../../lib/errors';
+import { hashPassword } from './passwords';
 import { BUILT_IN_ROLES, isPermission, type BuiltInRole } from './permissions';
 import { isCountryCode } from '../../lib/code-lists';
 
@@ -61,7 +62,7 @@ export function onOrganizationCreated(hook: OrganizationCreatedHook): void {
 
 export async function addMember(
   db: Database,
-  input: { organizationId: string; name: string; email?: string; roles: string[]; active?: boolean },
+  input: { organizationId: string; name: string; email?: string; password?: string; roles: string[]; active?: boolean },
 ) {
   if (!input.name.trim()) throw validationError('/name', 'must not be blank');
   const found = await findRolesByKeys(db, { organizationId: input.organizationId, keys: input.roles });
@@ -71,6 +72,7 @@ export async function addMember(
     organizationId: input.organizationId,
     name: input.name.trim(),
     email: input.email,
+    passwordHash: input.password === undefined ? undefined : await hashPassword(input.password),
     active: input.active ?? true,
   });
   if (!member) throw new AppError('internal');
@@ -122,6 +124,8 @@ export async function createSession(
     memberId: input.memberId,
     tokenHash: sha256Hex(token),
     expiresAt,
+    // The session slides by its own lifetime on each use (services/access/authenticate.ts).
+    idleSeconds: Math.max(60, Math.round((expiresAt.getTime() - input.now.getTime()) / 1000)),
   });
   if (!session) throw new AppError('internal');
   return { id: session.id, token, expiresAt };

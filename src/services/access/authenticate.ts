@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client';
-import { findApiKeyForAuth, findSessionForAuth, memberPermissions, touchApiKey } from '../../db/queries/access';
+import { findApiKeyForAuth, findSessionForAuth, memberPermissions, slideSession, touchApiKey } from '../../db/queries/access';
 import { sameDigest, sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { OrganizationSettings } from '../context';
@@ -88,6 +88,7 @@ export async function authenticate(db: Database, authorization: string | undefin
     if (session.revokedAt || session.expiresAt <= now || !session.memberActive) {
       throw unauthenticated('The session is no longer valid');
     }
+    await slide(db, session, now);
     const permissions = await memberPermissions(db, { organizationId: session.organizationId, memberId: session.memberId });
     const principal: Principal = {
       organizationId: session.organizationId,
@@ -100,4 +101,20 @@ export async function authenticate(db: Database, authorization: string | undefin
   }
 
   throw unauthenticated('The bearer token is malformed');
+}
+
+/** However often it is used, a session ends this long after it was created (it must be renewed by logging in again). */
+const SESSION_MAX_LIFETIME_MS = 30 * 24 * 3600_000;
+
+/**
+ * Sliding sessions: each use moves the expiry to `idle_seconds` from now (12 hours for a login),
+ * never past the session's maximum lifetime. Written only when the expiry moves by more than a
+ * minute, so a busy session costs one write a minute, not one per request.
+ */
+async function slide(db: Database, session: { organizationId: string; id: string; createdAt: Date; expiresAt: Date; idleSeconds: number }, now: Date) {
+  const cap = session.createdAt.getTime() + Math.max(SESSION_MAX_LIFETIME_MS, session.idleSeconds * 1000);
+  const next = Math.min(now.getTime() + session.idleSeconds * 1000, cap);
+  if (next - session.expiresAt.getTime() > 60_000) {
+    await slideSession(db, { organizationId: session.organizationId, id: session.id, expiresAt: new Date(next) });
+  }
 }

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { listMembersPage } from '../../../services/access/members';
+import { svc } from '../../context';
+import { settingsReadProcedure } from '../../procedures';
+import { pageInputShape, pageOutput } from '../../schemas';
+import { memberSchema } from './schemas';
+
+/** organization.members.list: the organization's members by name, with their roles (never a password). */
+export const listMembersProcedure = settingsReadProcedure
+  .input(z.strictObject({ ...pageInputShape }).optional())
+  .output(pageOutput(memberSchema))
+  .query(({ ctx, input }) => listMembersPage(svc(ctx), input ?? {}));

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { listRolesPage } from '../../../services/access/roles';
+import { svc } from '../../context';
+import { settingsReadProcedure } from '../../procedures';
+import { pageInputShape, pageOutput } from '../../schemas';
+import { roleSchema } from './schemas';
+
+/** organization.roles.list: the built-in and custom roles by key. */
+export const listRolesProcedure = settingsReadProcedure
+  .input(z.strictObject({ ...pageInputShape }).optional())
+  .output(pageOutput(roleSchema))
+  .query(({ ctx, input }) => listRolesPage(svc(ctx), input ?? {}));

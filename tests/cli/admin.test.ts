@@ -1,0 +1,122 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { openDatabase } from '../../src/db/client';
+import { login, loginSettings } from '../../src/services/access/login';
+import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
+
+/**
+ * The admin CLI as an operator runs it: a process per command (node --import tsx, as `npx tsx` does
+ * without the wrapper), against a fresh embedded database in a temporary DATA_DIR, or the test
+ * PostgreSQL when TEST_DATABASE_URL is set. Spawns are slow: a handful, each checking several things.
+ */
+
+const url = process.env.TEST_DATABASE_URL;
+const dataDir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+function admin(...args: string[]): Promise<Ran> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    LOG_LEVEL: 'silent',
+    PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY,
+    ...(url ? { DATABASE_URL: url } : { DATA_DIR: dataDir }),
+  };
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { cwd: process.cwd(), env, timeout: 120_000 }, (error, stdout, stderr) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr, json });
+    });
+  });
+}
+
+const unique = Math.random().toString(36).slice(2, 8);
+const ownerEmail = `owner.${unique}@example.test`;
+const clerkEmail = `clerk.${unique}@example.test`;
+
+/** Never anything internal in what the CLI prints. */
+function expectNoInternals(ran: Ran) {
+  expect(`${ran.stdout}${ran.stderr}`).not.toMatch(/\b(select|insert into|update .* set)\b|Failed query|    at |argon2id|secret_hash|token_hash/i);
+}
+
+describe('admin CLI', { timeout: 240_000 }, () => {
+  let orgId = '';
+  let clerkId = '';
+
+  it('org create makes the organization and its owner with a password in one step; org list shows it', async () => {
+    const created = await admin('org', 'create', '--name', `CLI Co ${unique}`, '--owner-email', ownerEmail, '--owner-password', 'owner password 123', '--owner-name', 'Puan Zaleha', '--json');
+    expect(created.code, created.stdout + created.stderr).toBe(0);
+    expect(created.json).toMatchObject({
+      name: `CLI Co ${unique}`,
+      base_currency: 'MYR',
+      owner: { name: 'Puan Zaleha', email: ownerEmail, active: true, roles: ['owner'], revision: 1 },
+    });
+    orgId = created.json.id;
+    expectNoInternals(created);
+
+    const listed = await admin('org', 'list', '--json');
+    expect(listed.code).toBe(0);
+    expect(listed.json.organizations).toEqual(expect.arrayContaining([expect.objectContaining({ id: orgId, name: `CLI Co ${unique}` })]));
+  });
+
+  it('refuses arguments as the API refuses input: every error is JSON under --json, with a non-zero exit code', async () => {
+    const refused = await admin('member', 'add', '--org', orgId, '--name', ' ', '--email', 'not-an-email', '--password', 'short', '--roles', 'clerk,wizard', '--json');
+    expect(refused.code).not.toBe(0);
+    expect(refused.json.error.code).toBe('validation');
+    expect(refused.json.error.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/name', '/email', '/password', '/roles/1']);
+    expectNoInternals(refused);
+
+    const badId = await admin('key', 'list', '--org', 'not-a-uuid', '--json');
+    expect(badId.code).not.toBe(0);
+    expect(badId.json).toEqual({ error: { code: 'invalid_request', detail: '--org must be a UUID', errors: [{ pointer: '/org', detail: 'must be a UUID' }] } });
+  });
+
+  it('member add, set-password and key list (never the secret)', async () => {
+    const added = await admin('member', 'add', '--org', orgId, '--name', 'Kumar', '--email', clerkEmail, '--password', 'first password 1', '--roles', 'clerk', '--json');
+    expect(added.code, added.stdout).toBe(0);
+    expect(added.json).toMatchObject({ name: 'Kumar', email: clerkEmail, roles: ['clerk'], active: true });
+    clerkId = added.json.id;
+
+    const reset = await admin('member', 'set-password', '--org', orgId, '--member', clerkId, '--password', 'second password 2', '--json');
+    expect(reset.code, reset.stdout).toBe(0);
+    expect(reset.json).toMatchObject({ id: clerkId, revision: 2, sessions_ended: 0 });
+
+    const listed = await admin('key', 'list', '--org', orgId, '--member', clerkId, '--json');
+    expect(listed.code).toBe(0);
+    expect(listed.json).toEqual({ keys: [] });
+    expectNoInternals(listed);
+
+  });
+
+  it('the people the CLI made log in with their passwords (the old one no longer works)', async () => {
+    const handle = await openDatabase(url ? { url, poolSize: 1 } : { dataDir });
+    try {
+      const settings = loginSettings(loadConfig({ PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY } as NodeJS.ProcessEnv));
+      const ctx = { db: handle.db, now: new Date(), ip: `10.77.${unique.length}.1`, settings };
+      const owner = await login(ctx, { email: ownerEmail, password: 'owner password 123' });
+      expect(owner.organization.id).toBe(orgId);
+      expect(owner.member.name).toBe('Puan Zaleha');
+      const old = await login(ctx, { email: clerkEmail, password: 'first password 1' }).catch((e) => e);
+      expect(old.appCode).toBe('unauthenticated');
+      expect((await login(ctx, { email: clerkEmail, password: 'second password 2' })).member.id).toBe(clerkId);
+    } finally {
+      await handle.close();
+    }
+  });
+});
