@@ -1,6 +1,6 @@
 /**
  * Code lists used to validate MyInvois documents (classification codes,
- * currencies, units of measure, state codes, tax types).
+ * currencies, units of measure, state codes, tax types, countries, MSIC codes).
  *
  * The lists live as JSON under `data/` (each file is
  * `{ "source": "...", "entries": [...] }`) and are read once at import time
@@ -40,6 +40,21 @@ export interface StateCode {
 export interface TaxType {
   code: string;
   description: string;
+}
+
+export interface CountryCode {
+  /** ISO 3166-1 alpha-2: what the API speaks everywhere (MY, SG). */
+  code: string;
+  /** ISO 3166-1 alpha-3: what the MyInvois document carries (MYS). */
+  alpha3: string;
+  name: string;
+}
+
+export interface MsicCode {
+  code: string;
+  description: string;
+  /** MSIC section letter (A..U); empty for 00000 (not applicable). */
+  category: string;
 }
 
 export interface CodeList<T> {
@@ -97,11 +112,23 @@ export const taxTypes: CodeList<TaxType> = loadList(
   z.object({ code: z.string().regex(/^(\d{2}|E)$/), description: z.string().min(1) }),
 );
 
+export const countryCodes: CodeList<CountryCode> = loadList(
+  'country-codes.json',
+  z.object({ code: z.string().regex(/^[A-Z]{2}$/), alpha3: z.string().regex(/^[A-Z]{3}$/), name: z.string().min(1) }),
+);
+
+export const msicCodes: CodeList<MsicCode> = loadList(
+  'msic-codes.json',
+  z.object({ code: z.string().regex(/^\d{5}$/), description: z.string().min(1), category: z.string().regex(/^[A-Z]?$/) }),
+);
+
 const classificationSet: ReadonlySet<string> = new Set(classificationCodes.entries.map((e) => e.code));
 const currencyMap: ReadonlyMap<string, Currency> = new Map(currencies.entries.map((e) => [e.code, e]));
 const unitSet: ReadonlySet<string> = new Set(unitCodes.entries.map((e) => e.code));
 const stateSet: ReadonlySet<string> = new Set(stateCodes.entries.map((e) => e.code));
 const taxTypeSet: ReadonlySet<string> = new Set(taxTypes.entries.map((e) => e.code));
+const countryMap: ReadonlyMap<string, CountryCode> = new Map(countryCodes.entries.map((e) => [e.code, e]));
+const msicSet: ReadonlySet<string> = new Set(msicCodes.entries.map((e) => e.code));
 
 export function isClassificationCode(code: string): boolean {
   return classificationSet.has(code);
@@ -126,4 +153,19 @@ export function isStateCode(code: string): boolean {
 
 export function isTaxType(code: string): boolean {
   return taxTypeSet.has(code);
+}
+
+/** An ISO 3166-1 alpha-2 country code (MY, SG). */
+export function isCountryCode(code: string): boolean {
+  return countryMap.has(code);
+}
+
+/** The alpha-3 code MyInvois documents carry for an alpha-2 code, or undefined when unknown. */
+export function countryAlpha3(code: string): string | undefined {
+  return countryMap.get(code)?.alpha3;
+}
+
+/** An MSIC 2008 sub-category code as MyInvois lists it (00000 = not applicable). */
+export function isMsicCode(code: string): boolean {
+  return msicSet.has(code);
 }

@@ -262,6 +262,7 @@ export async function prepareDocument(db: Database, principal: Principal, input:
       const wanted = TRADE_LINE_KIND[kind];
       if (!trade) fail('trade_line_id', 'no such trade line in this organization');
       else if (customer && trade.customerId !== customer.id) fail('trade_line_id', 'the trade line is of another customer');
+      else if (!trade.active) fail('trade_line_id', 'the trade line is inactive');
       else if (trade.kind !== wanted) fail('trade_line_id', `a ${kind.replace(/_/g, ' ')} takes a ${wanted.replace('_', ' ')} line, not a ${trade.kind.replace('_', ' ')} line`);
       else if (quantity.gt(0)) {
         const taken = (tradeTaken.get(trade.id) ?? new Dec(0)).plus(quantity);
