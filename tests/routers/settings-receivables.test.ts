@@ -188,10 +188,11 @@ describe.each(SPECS)('settings.$name', (spec) => {
       await expectRefused(foreign.update({ id: record.id, ...spec.update(other.env, record) }), 404, 'not_found');
     });
 
-    it('refuses an unknown field (400), blank and over-long text (422), and a member without the permission (403)', async () => {
+    it('refuses an unknown field and a wrong type (400), blank and over-long text (422), and a member without the permission (403)', async () => {
       const record = await create();
       await expectRefused(owner(1).update({ id: record.id, colour: 'red' }), 400, 'invalid_request', '/colour');
       await expectRefused(owner(1).update({ colour: 'red' }), 400, 'invalid_request', '/id');
+      await expectRefused(owner(1).update({ id: record.id, ...spec.wrongType[0] }), 400, 'invalid_request', spec.wrongType[1]);
       if (spec.blank) {
         await expectRefused(owner(1).update({ id: record.id, ...spec.blank[0] }), 422, 'validation', spec.blank[1]);
         await expectRefused(owner(1).update({ id: record.id, ...spec.tooLong![0] }), 422, 'validation', spec.tooLong![1]);
