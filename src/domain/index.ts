@@ -3,6 +3,7 @@
  * Nothing here imports from another layer.
  */
 export * from './expenses';
+export * from './organization';
 export * from './permissions';
 export * from './receivables';
 export * from './workflow';

@@ -1,6 +1,6 @@
 /**
  * Code lists used to validate MyInvois documents (classification codes,
- * currencies, units of measure, state codes, tax types).
+ * currencies, units of measure, state codes, tax types, countries, MSIC codes).
  *
  * The lists live as JSON under `data/` (each file is
  * `{ "source": "...", "entries": [...] }`) and are read once at import time
@@ -48,6 +48,13 @@ export interface CountryCode {
   /** ISO 3166-1 alpha-3: what MyInvois documents carry. */
   alpha3: string;
   name: string;
+}
+
+export interface MsicCode {
+  code: string;
+  description: string;
+  /** MSIC section letter (A..U); empty for 00000 (not applicable). */
+  category: string;
 }
 
 export interface CodeList<T> {
@@ -110,6 +117,11 @@ export const countryCodes: CodeList<CountryCode> = loadList(
   z.object({ code: z.string().regex(/^[A-Z]{2}$/), alpha3: z.string().regex(/^[A-Z]{3}$/), name: z.string().min(1) }),
 );
 
+export const msicCodes: CodeList<MsicCode> = loadList(
+  'msic-codes.json',
+  z.object({ code: z.string().regex(/^\d{5}$/), description: z.string().min(1), category: z.string().regex(/^[A-Z]?$/) }),
+);
+
 const classificationSet: ReadonlySet<string> = new Set(classificationCodes.entries.map((e) => e.code));
 const currencyMap: ReadonlyMap<string, Currency> = new Map(currencies.entries.map((e) => [e.code, e]));
 const unitSet: ReadonlySet<string> = new Set(unitCodes.entries.map((e) => e.code));
@@ -117,6 +129,7 @@ const stateSet: ReadonlySet<string> = new Set(stateCodes.entries.map((e) => e.co
 const taxTypeSet: ReadonlySet<string> = new Set(taxTypes.entries.map((e) => e.code));
 const countryByAlpha2: ReadonlyMap<string, CountryCode> = new Map(countryCodes.entries.map((e) => [e.code, e]));
 const countryByAlpha3: ReadonlyMap<string, CountryCode> = new Map(countryCodes.entries.map((e) => [e.alpha3, e]));
+const msicSet: ReadonlySet<string> = new Set(msicCodes.entries.map((e) => e.code));
 
 export function isClassificationCode(code: string): boolean {
   return classificationSet.has(code);
@@ -160,4 +173,9 @@ export function countryAlpha3(alpha2: string): string | undefined {
  */
 export function countryAlpha2(code: string): string {
   return countryByAlpha3.get(code)?.code ?? code;
+}
+
+/** An MSIC 2008 sub-category code as MyInvois lists it (00000 = not applicable). */
+export function isMsicCode(code: string): boolean {
+  return msicSet.has(code);
 }

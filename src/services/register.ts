@@ -5,12 +5,14 @@
 import { addDemoSection } from './demo/seed-demo';
 import { registerClaimsDemo } from './expenses/demo-claims';
 import { receivablesDemoSection } from './receivables/demo-receivables';
+import { registerReferenceDataDefaults } from './settings/defaults';
 import { registerWorkflowDefaults } from './workflow/workflows';
 
 let registered = false;
 if (!registered) {
   registered = true;
   registerWorkflowDefaults();
+  registerReferenceDataDefaults();
   addDemoSection(receivablesDemoSection);
   registerClaimsDemo();
 }

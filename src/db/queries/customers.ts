@@ -13,7 +13,9 @@ export function groupMappingsFromSql(organizationId: SQL | string, today: string
   return sql`counterparty_mappings m
     join company_group_members g_other on g_other.organization_id = m.company_organization_id
     join company_group_members g_self on g_self.group_id = g_other.group_id and g_self.organization_id = m.organization_id
+    join company_groups g on g.id = g_self.group_id and g.active
     where m.organization_id = ${organizationId}
+      and m.active
       and m.company_organization_id <> m.organization_id
       and m.valid_from <= ${today}::date and (m.valid_to is null or m.valid_to >= ${today}::date)`;
 }

@@ -8,6 +8,11 @@ export async function insertSettingsHistory(db: Database, values: typeof setting
   await db.insert(settingsHistory).values(values);
 }
 
+/** Several entries in one statement (in the given order), e.g. the defaults of a new organization. */
+export async function insertSettingsHistoryRows(db: Database, values: (typeof settingsHistory.$inferInsert)[]) {
+  if (values.length) await db.insert(settingsHistory).values(values);
+}
+
 /** Newest first, keyset on `seq`; optionally one entity or one record. */
 export async function listSettingsHistory(
   db: Database,

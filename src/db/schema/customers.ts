@@ -75,6 +75,8 @@ export const counterpartyMappings = pgTable(
     companyOrganizationId: uuid('company_organization_id').notNull().references(() => organizations.id),
     validFrom: date('valid_from', { mode: 'string' }).notNull(),
     validTo: date('valid_to', { mode: 'string' }),
+    /** A deactivated mapping (entered in error) no longer counts; ending one sets valid_to instead. */
+    active: boolean('active').notNull().default(true),
     revision: integer('revision').notNull().default(1),
   },
   (t) => [

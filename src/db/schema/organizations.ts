@@ -13,21 +13,35 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-/** The seller identity printed on e-invoices (MyInvois supplier fields). */
+/**
+ * The seller identity printed on e-invoices (MyInvois supplier fields), kept up to date by
+ * organization.profile.update. Every field is optional so identities stored before a field existed
+ * still read; `name` mirrors the organization's name.
+ */
 export interface SellerIdentity {
   name?: string | null;
   tin?: string | null;
+  /** Business registration number (BRN). */
   registration_no?: string | null;
   sst_no?: string | null;
+  tourism_tax_no?: string | null;
+  /** MSIC 2008 sub-category code (data/msic-codes.json). */
   msic?: string | null;
+  /** Description of the business activity, as MyInvois prints it beside the MSIC code. */
+  business_activity?: string | null;
   address?: {
     line1?: string | null;
     line2?: string | null;
+    line3?: string | null;
     city?: string | null;
     postcode?: string | null;
+    /** MyInvois state code 01-17 (data/state-codes.json). */
     state?: string | null;
+    /** ISO 3166-1 alpha-2. */
     country_code?: string | null;
   } | null;
+  phone?: string | null;
+  email?: string | null;
 }
 
 export const organizations = pgTable('organizations', {
@@ -48,6 +62,9 @@ export const organizations = pgTable('organizations', {
 export const companyGroups = pgTable('company_groups', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
+  /** An inactive group no longer makes its members group companies of each other. */
+  active: boolean('active').notNull().default(true),
+  revision: integer('revision').notNull().default(1),
 });
 
 export const companyGroupMembers = pgTable(

@@ -167,6 +167,8 @@ export const receivableDocumentLines = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
     uniqueIndex('receivable_document_lines_doc_line_no').on(t.organizationId, t.documentId, t.lineNo),
+    // Whether a tax code was ever used (its rate is then fixed: settings.taxCodes.update).
+    index('receivable_document_lines_org_tax_code').on(t.organizationId, t.taxCodeId),
     foreignKey({ columns: [t.organizationId, t.documentId], foreignColumns: [receivableDocuments.organizationId, receivableDocuments.id] }),
     foreignKey({ columns: [t.organizationId, t.accountId], foreignColumns: [accounts.organizationId, accounts.id] }),
     foreignKey({ columns: [t.organizationId, t.taxCodeId], foreignColumns: [taxCodes.organizationId, taxCodes.id] }),

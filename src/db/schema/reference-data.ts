@@ -59,6 +59,8 @@ export const analyticAxes = pgTable(
     code: text('code').notNull(),
     name: text('name').notNull(),
     isProjectAxis: boolean('is_project_axis').notNull().default(false),
+    /** The accounts of an inactive axis are refused on new lines, as inactive accounts are. */
+    active: boolean('active').notNull().default(true),
     revision: integer('revision').notNull().default(1),
   },
   (t) => [
@@ -128,6 +130,8 @@ export const tradeLines = pgTable(
     quantity: numeric('quantity', { precision: 20, scale: 10 }).notNull(),
     quantityInvoiced: numeric('quantity_invoiced', { precision: 20, scale: 10 }).notNull().default('0'),
     lineNo: integer('line_no').notNull().default(1),
+    /** An inactive trade line is refused on new document lines. */
+    active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revision: integer('revision').notNull().default(1),
   },

@@ -1,6 +1,7 @@
 import { router } from '../trpc';
 import { membersRouter } from './members/router';
 import { rolesRouter } from './roles/router';
+import { profileRouterShape } from './profile';
 import { listSettingsHistoryProcedure } from './settings-history';
 
 /** organization.*: the organization's profile, members, roles and settings history (tRPC only). */
@@ -8,4 +9,5 @@ export const organizationRouter = router({
   settingsHistory: router({ list: listSettingsHistoryProcedure }),
   members: membersRouter,
   roles: rolesRouter,
+  profile: router(profileRouterShape),
 });

@@ -1,5 +1,11 @@
 import { router } from '../trpc';
+import { accountsRouter } from './accounts/router';
+import { analyticAccountsRouter } from './analytic-accounts/router';
+import { analyticAxesRouter } from './analytic-axes/router';
 import { claimGroupsRouter } from './claim-groups/router';
+import { companyGroupsRouter } from './company-groups/router';
+import { counterpartyMappingsRouter } from './counterparty-mappings/router';
+import { customFieldsRouter } from './custom-fields/router';
 import { exchangeRatesRouter } from './exchange-rates/router';
 import { expenseCategoriesRouter } from './expense-categories/router';
 import { mileageRatesRouter } from './mileage-rates/router';
@@ -7,6 +13,8 @@ import { orgUnitsRouter } from './org-units/router';
 import { perDiemRatesRouter } from './per-diem-rates/router';
 import { positionAssignmentsRouter } from './position-assignments/router';
 import { positionsRouter } from './positions/router';
+import { taxCodesRouter } from './tax-codes/router';
+import { tradeLinesRouter } from './trade-lines/router';
 
 /** settings.<entity>.list|create|update|deactivate: the organization's reference data (tRPC only, DESIGN section 15). */
 export const settingsRouter = router({
@@ -18,4 +26,12 @@ export const settingsRouter = router({
   mileageRates: mileageRatesRouter,
   perDiemRates: perDiemRatesRouter,
   exchangeRates: exchangeRatesRouter,
+  accounts: accountsRouter,
+  taxCodes: taxCodesRouter,
+  analyticAxes: analyticAxesRouter,
+  analyticAccounts: analyticAccountsRouter,
+  customFields: customFieldsRouter,
+  tradeLines: tradeLinesRouter,
+  companyGroups: companyGroupsRouter,
+  counterpartyMappings: counterpartyMappingsRouter,
 });

@@ -14,6 +14,7 @@ const SCRIPTS_BY_LANGUAGE: ReadonlyMap<string, readonly RegExp[]> = new Map([
   ['en', [/^\p{Script=Latin}$/u]],
   ['ms', [/^\p{Script=Latin}$/u]],
   ['zh', [/^\p{Script=Han}$/u]],
+  ['ta', [/^\p{Script=Tamil}$/u]],
 ]);
 
 export type ClaimTitleCheck = { ok: true; value: string } | { ok: false; reason: string };

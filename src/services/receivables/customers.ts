@@ -3,8 +3,6 @@ import { isUniqueViolation } from '../../db/errors';
 import {
   CUSTOMER_SORT_VALUE_PATTERN,
   findCustomer,
-  insertCompanyGroup,
-  insertCounterpartyMapping,
   insertCustomer,
   listCustomers as listCustomerRows,
   lockCustomer,
@@ -32,6 +30,9 @@ import { recordSettingsChange } from '../settings/history';
  * today. Country codes are ISO 3166-1 alpha-2 (DESIGN section 5). Every create and change through
  * the operations is appended to the settings history in the same transaction.
  */
+import { createCompanyGroupRow } from '../settings/company-groups';
+import { createCounterpartyMappingRow } from '../settings/counterparty-mappings';
+import { systemContextFor } from '../settings/rules';
 
 /** The organization's today, which dated rules (counterparty map, due dates) are decided at. */
 export async function organizationToday(db: Database, organizationId: string, now: Date): Promise<string> {
@@ -315,23 +316,31 @@ export async function createCustomer(db: Database, organizationId: string, input
   });
 }
 
-/** Maps a customer to another company (organization) for a dated period: the counterparty map. */
+/**
+ * Old signature (demo, tests, benchmarks) of settings.counterpartyMappings.create: maps a customer to
+ * another company for a dated period, as the system. Unlike the procedure it does not require the
+ * company to share a group with the organization (fixtures map to outsiders on purpose); the period
+ * and overlap rules and the settings history are the service's.
+ */
 export async function mapCounterparty(
   db: Database,
   input: { organizationId: string; customerId: string; companyOrganizationId: string; validFrom: string; validTo?: string | null },
 ) {
-  return insertCounterpartyMapping(db, {
-    organizationId: input.organizationId,
-    customerId: input.customerId,
-    companyOrganizationId: input.companyOrganizationId,
-    validFrom: input.validFrom,
-    validTo: input.validTo ?? null,
-  });
+  const ctx = await systemContextFor(db, input.organizationId);
+  return createCounterpartyMappingRow(
+    ctx,
+    { customer_id: input.customerId, company_organization_id: input.companyOrganizationId, valid_from: input.validFrom, valid_to: input.validTo ?? null },
+    { checkCompany: false },
+  );
 }
 
-/** Puts organizations in one group of companies (consolidation). */
+/**
+ * Old signature (demo, tests, benchmarks) of settings.companyGroups.create: puts organizations in one
+ * group of companies, acting as the first of them.
+ */
 export async function createCompanyGroup(db: Database, name: string, organizationIds: string[]) {
-  const group = await insertCompanyGroup(db, { name, organizationIds });
-  if (!group) throw new AppError('internal');
-  return group;
+  const [actingOrganizationId, ...others] = organizationIds;
+  if (!actingOrganizationId) throw new AppError('internal', { detail: 'a company group needs an organization' });
+  const ctx = await systemContextFor(db, actingOrganizationId);
+  return createCompanyGroupRow(ctx, { name, member_organization_ids: others });
 }

@@ -254,6 +254,7 @@ function checkLine(
     const wanted = TRADE_LINE_KIND[q.kind];
     if (!trade) fail('trade_line_id', 'no such trade line in this organization');
     else if (customer && trade.customerId !== customer.id) fail('trade_line_id', 'the trade line is of another customer');
+    else if (!trade.active) fail('trade_line_id', 'the trade line is inactive');
     else if (trade.kind !== wanted) fail('trade_line_id', `a ${q.kind.replace(/_/g, ' ')} takes a ${wanted.replace('_', ' ')} line, not a ${trade.kind.replace('_', ' ')} line`);
     else if (quantity.gt(0)) {
       const taken = (q.tradeTaken.get(trade.id) ?? new Dec(0)).plus(quantity);

@@ -1,59 +1,47 @@
 import type { Database } from '../../db/client';
-import {
-  insertAccount,
-  insertAnalyticAccount,
-  insertAnalyticAxis,
-  insertCustomFieldDefinition,
-  insertTaxCode,
-  insertTradeLine,
-} from '../../db/queries/reference-data';
-import type { CustomFieldType } from '../../db/schema';
-import { isTaxType, isUnitCode } from '../../lib/code-lists';
-import { AppError, validationError } from '../../lib/errors';
-import { checkRatePlaces, Dec, DECIMAL_PATTERN } from '../../lib/money';
+import { setTradeLineInvoiced } from '../../db/queries/reference-data';
+import type { AccountType, CustomFieldRecordType, CustomFieldType, TradeLineKind } from '../../domain/receivables';
+import { createAccountRow, deactivateAccount } from '../settings/accounts';
+import { createAnalyticAccountRow, deactivateAnalyticAccount } from '../settings/analytic-accounts';
+import { createAnalyticAxisRow } from '../settings/analytic-axes';
+import { createCustomFieldRow, deactivateCustomField } from '../settings/custom-field-definitions';
+import { systemContextFor } from '../settings/rules';
+import { createTaxCodeRow, deactivateTaxCode, type TaxPackKind } from '../settings/tax-codes';
+import { createTradeLineRow } from '../settings/trade-lines';
 
 /**
- * Set-up of reference data (chart of accounts, tax codes, analytic axes, custom fields, trade lines).
- * Used by the admin tooling, the demo seed and tests; not a /v1 operation.
+ * The old signatures of reference-data set-up `(db, organizationId, camelCase input)`, kept for the
+ * demo seed, the test factories and the benchmarks until they move onto the settings procedures.
+ * Each is a thin wrapper: it acts as the system on the organization and calls the one service of
+ * src/services/settings/ (same rules, same settings history), answering the stored row as before.
+ * An `active: false` record is created, then deactivated (both kept in the history).
  */
-
-function must<T>(row: T | undefined): T {
-  if (!row) throw new AppError('internal');
-  return row;
-}
 
 export async function createAccount(
   db: Database,
   organizationId: string,
-  input: { code: string; name: string; type?: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense'; active?: boolean },
+  input: { code: string; name: string; type?: AccountType; active?: boolean },
 ) {
-  if (!input.code.trim()) throw validationError('/code', 'must not be blank');
-  const row = await insertAccount(db, { organizationId, code: input.code.trim(), name: input.name, type: input.type ?? 'revenue', active: input.active ?? true });
-  return must(row);
+  const ctx = await systemContextFor(db, organizationId);
+  const row = await createAccountRow(ctx, { code: input.code, name: input.name, type: input.type ?? 'revenue' });
+  if (input.active === false) return { ...row, active: false, revision: (await deactivateAccount(ctx, { id: row.id, expected_revision: row.revision })).revision };
+  return row;
 }
 
 export async function createTaxCode(
   db: Database,
   organizationId: string,
-  input: { code: string; name?: string; rate: string; taxType: string; taxPackKind?: string; active?: boolean },
+  input: { code: string; name?: string; rate: string; taxType: string; taxPackKind?: TaxPackKind; active?: boolean },
 ) {
-  if (!isTaxType(input.taxType)) throw validationError('/tax_type', 'is not a MyInvois tax type (01 to 06, E)');
-  if (!checkRatePlaces(input.rate) || new Dec(input.rate).isNegative()) throw validationError('/rate', 'must be a non-negative decimal with up to 10 places');
-  const row = await insertTaxCode(db, {
-    organizationId,
-    code: input.code,
-    name: input.name ?? input.code,
-    rate: input.rate,
-    taxType: input.taxType,
-    taxPackKind: input.taxPackKind ?? 'my_sst',
-    active: input.active ?? true,
-  });
-  return must(row);
+  const ctx = await systemContextFor(db, organizationId);
+  const row = await createTaxCodeRow(ctx, { code: input.code, name: input.name ?? input.code, rate: input.rate, tax_type: input.taxType, tax_pack_kind: input.taxPackKind });
+  if (input.active === false) return { ...row, active: false, revision: (await deactivateTaxCode(ctx, { id: row.id, expected_revision: row.revision })).revision };
+  return row;
 }
 
 export async function createAnalyticAxis(db: Database, organizationId: string, input: { code: string; name: string; isProjectAxis?: boolean }) {
-  const row = await insertAnalyticAxis(db, { organizationId, code: input.code, name: input.name, isProjectAxis: input.isProjectAxis ?? false });
-  return must(row);
+  const ctx = await systemContextFor(db, organizationId);
+  return createAnalyticAxisRow(ctx, { code: input.code, name: input.name, is_project_axis: input.isProjectAxis });
 }
 
 export async function createAnalyticAccount(
@@ -61,15 +49,19 @@ export async function createAnalyticAccount(
   organizationId: string,
   input: { axisId: string; code: string; name: string; active?: boolean },
 ) {
-  const row = await insertAnalyticAccount(db, { organizationId, axisId: input.axisId, code: input.code, name: input.name, active: input.active ?? true });
-  return must(row);
+  const ctx = await systemContextFor(db, organizationId);
+  const row = await createAnalyticAccountRow(ctx, { axis_id: input.axisId, code: input.code, name: input.name });
+  if (input.active === false) {
+    return { ...row, active: false, revision: (await deactivateAnalyticAccount(ctx, { id: row.id, expected_revision: row.revision })).revision };
+  }
+  return row;
 }
 
 export async function createCustomFieldDefinition(
   db: Database,
   organizationId: string,
   input: {
-    recordType?: 'receivable_document' | 'customer' | 'expense_claim';
+    recordType?: CustomFieldRecordType;
     key: string;
     label: string;
     type: CustomFieldType;
@@ -78,27 +70,31 @@ export async function createCustomFieldDefinition(
     active?: boolean;
   },
 ) {
-  if (!/^[a-z][a-z0-9_]{0,62}$/.test(input.key)) throw validationError('/key', 'must be lower-case letters, digits and underscores');
-  if (input.type === 'select' && !input.options?.length) throw validationError('/options', 'a select field needs options');
-  const row = await insertCustomFieldDefinition(db, {
-    organizationId,
-    recordType: input.recordType ?? 'receivable_document',
+  const ctx = await systemContextFor(db, organizationId);
+  const row = await createCustomFieldRow(ctx, {
+    record_type: input.recordType ?? 'receivable_document',
     key: input.key,
     label: input.label,
     type: input.type,
-    options: input.options ?? [],
-    required: input.required ?? false,
-    active: input.active ?? true,
+    options: input.options,
+    required: input.required,
   });
-  return must(row);
+  if (input.active === false) {
+    return { ...row, active: false, revision: (await deactivateCustomField(ctx, { id: row.id, expected_revision: row.revision })).revision };
+  }
+  return row;
 }
 
+/**
+ * `quantityInvoiced` is what documents have already taken (seeded for tests and the demo); the
+ * settings procedure never takes it.
+ */
 export async function createTradeLine(
   db: Database,
   organizationId: string,
   input: {
     customerId: string;
-    kind: 'delivery' | 'sales_return';
+    kind: TradeLineKind;
     reference: string;
     description: string;
     quantity: string;
@@ -107,18 +103,19 @@ export async function createTradeLine(
     lineNo?: number;
   },
 ) {
-  if (!DECIMAL_PATTERN.test(input.quantity) || !new Dec(input.quantity).gt(0)) throw validationError('/quantity', 'must be positive');
-  if (input.unitCode && !isUnitCode(input.unitCode)) throw validationError('/unit_code', 'is not a UN/ECE Rec 20 unit code');
-  const row = await insertTradeLine(db, {
-    organizationId,
-    customerId: input.customerId,
+  const ctx = await systemContextFor(db, organizationId);
+  const row = await createTradeLineRow(ctx, {
+    customer_id: input.customerId,
     kind: input.kind,
     reference: input.reference,
     description: input.description,
     quantity: input.quantity,
-    quantityInvoiced: input.quantityInvoiced ?? '0',
-    unitCode: input.unitCode ?? null,
-    lineNo: input.lineNo ?? 1,
+    unit_code: input.unitCode ?? null,
+    line_no: input.lineNo,
   });
-  return must(row);
+  if (input.quantityInvoiced && input.quantityInvoiced !== '0') {
+    await setTradeLineInvoiced(db, { organizationId, id: row.id, quantityInvoiced: input.quantityInvoiced });
+    return { ...row, quantityInvoiced: input.quantityInvoiced };
+  }
+  return row;
 }

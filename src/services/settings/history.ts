@@ -1,5 +1,5 @@
-import { insertSettingsHistory, listSettingsHistory } from '../../db/queries/settings-history';
-import type { ServiceContext } from '../context';
+import { insertSettingsHistory, insertSettingsHistoryRows, listSettingsHistory } from '../../db/queries/settings-history';
+import { SYSTEM_CREDENTIAL_ID, type ServiceContext } from '../context';
 import { decodePage, pageOf, type PageInput } from './page';
 
 /**
@@ -30,18 +30,28 @@ export interface SettingsChange {
   after?: Record<string, unknown> | null;
 }
 
-export async function recordSettingsChange(ctx: ServiceContext, change: SettingsChange): Promise<void> {
-  await insertSettingsHistory(ctx.db, {
+function historyRow(ctx: ServiceContext, change: SettingsChange) {
+  return {
     organizationId: ctx.org.id,
     entity: change.entity,
     recordId: change.record_id,
     action: change.action,
-    actorMemberId: ctx.principal.memberId,
+    // The system acting on no member's behalf (defaults of a new organization) is recorded as nobody.
+    actorMemberId: ctx.principal.memberId === SYSTEM_CREDENTIAL_ID ? null : ctx.principal.memberId,
     actorVia: ctx.principal.via,
     changedAt: ctx.now,
     before: scrub(change.before),
     after: scrub(change.after),
-  });
+  };
+}
+
+export async function recordSettingsChange(ctx: ServiceContext, change: SettingsChange): Promise<void> {
+  await insertSettingsHistory(ctx.db, historyRow(ctx, change));
+}
+
+/** Several changes made by one step (the defaults of a new organization), in one statement. */
+export async function recordSettingsChanges(ctx: ServiceContext, changes: SettingsChange[]): Promise<void> {
+  await insertSettingsHistoryRows(ctx.db, changes.map((c) => historyRow(ctx, c)));
 }
 
 export interface ListSettingsHistoryInput extends PageInput {

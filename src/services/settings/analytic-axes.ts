@@ -1,0 +1,140 @@
+import {
+  findProjectAxis,
+  insertAnalyticAxis,
+  isAnalyticAxisUsed,
+  listAnalyticAxes,
+  lockAnalyticAxis,
+  updateAnalyticAxisRow,
+  type AnalyticAxisRow,
+} from '../../db/queries/reference-data';
+import { isUniqueViolation } from '../../db/errors';
+import { AppError } from '../../lib/errors';
+import { Refusals } from '../../lib/refusals';
+import type { ServiceContext } from '../context';
+import { recordSettingsChange } from './history';
+import type { PageInput } from './page';
+import { checkCode, checkName, keysetPage, leavesUnchanged, lockedForChange, must } from './rules';
+
+/**
+ * Analytic axes (settings.analyticAxes.*): departments, projects, ... At most one axis of an
+ * organization is its project axis (the documents' `project` and the claims' `project_names` read
+ * it). Deactivating an axis makes its accounts unusable on new lines, as deactivating each would.
+ */
+
+export function analyticAxisView(a: AnalyticAxisRow) {
+  return { id: a.id, code: a.code, name: a.name, is_project_axis: a.isProjectAxis, active: a.active, revision: a.revision };
+}
+export type AnalyticAxisView = ReturnType<typeof analyticAxisView>;
+
+const ENTITY = 'analyticAxes';
+
+const projectAxisTaken = (existing?: { code: string }) =>
+  new AppError('conflict', {
+    detail: `The organization already has a project axis${existing ? ` (${existing.code})` : ''}; only one axis can be the project axis`,
+    errors: [{ pointer: '/is_project_axis', detail: 'another axis is already the project axis' }],
+  });
+
+/** The two unique indexes of axes, each answered as 409 at its own field. */
+async function axisWrite<T>(write: () => Promise<T>, code: string | undefined): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    if (isUniqueViolation(e, 'analytic_axes_org_code')) {
+      throw new AppError('conflict', { detail: `An analytic axis with the code ${code} already exists`, errors: [{ pointer: '/code', detail: 'is already in use' }] });
+    }
+    if (isUniqueViolation(e, 'analytic_axes_one_project_axis')) throw projectAxisTaken();
+    throw e;
+  }
+}
+
+export interface CreateAnalyticAxisInput {
+  code: string;
+  name: string;
+  is_project_axis?: boolean;
+}
+
+export async function createAnalyticAxisRow(ctx: ServiceContext, input: CreateAnalyticAxisInput): Promise<AnalyticAxisRow> {
+  const r = new Refusals();
+  checkCode(r, input.code);
+  checkName(r, input.name);
+  r.throwIfAny();
+  if (input.is_project_axis) {
+    const existing = await findProjectAxis(ctx.db, { organizationId: ctx.org.id });
+    if (existing) throw projectAxisTaken(existing);
+  }
+  const code = input.code.trim();
+  const row = must(
+    await axisWrite(
+      () => insertAnalyticAxis(ctx.db, { organizationId: ctx.org.id, code, name: input.name.trim(), isProjectAxis: input.is_project_axis ?? false }),
+      code,
+    ),
+  );
+  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', before: null, after: analyticAxisView(row) });
+  return row;
+}
+
+export async function createAnalyticAxis(ctx: ServiceContext, input: CreateAnalyticAxisInput): Promise<AnalyticAxisView> {
+  return analyticAxisView(await createAnalyticAxisRow(ctx, input));
+}
+
+export interface UpdateAnalyticAxisInput {
+  id: string;
+  expected_revision: number;
+  code?: string;
+  name?: string;
+  is_project_axis?: boolean;
+}
+
+export async function updateAnalyticAxis(ctx: ServiceContext, input: UpdateAnalyticAxisInput): Promise<AnalyticAxisView> {
+  const r = new Refusals();
+  checkCode(r, input.code);
+  checkName(r, input.name);
+  r.throwIfAny();
+  const current = lockedForChange(await lockAnalyticAxis(ctx.db, { organizationId: ctx.org.id, id: input.id }), input.expected_revision, 'analytic axis');
+  const code = input.code?.trim();
+  const patch = { code, name: input.name?.trim(), isProjectAxis: input.is_project_axis };
+  if (leavesUnchanged(current, patch)) return analyticAxisView(current);
+  if (input.is_project_axis !== undefined && input.is_project_axis !== current.isProjectAxis) {
+    if (input.is_project_axis) {
+      const existing = await findProjectAxis(ctx.db, { organizationId: ctx.org.id });
+      if (existing && existing.id !== current.id) throw projectAxisTaken(existing);
+    }
+    // Documents computed their project summary with the axis's flag when priced.
+    if (await isAnalyticAxisUsed(ctx.db, { organizationId: ctx.org.id, axisId: current.id })) {
+      throw new AppError('conflict', {
+        detail: `Document lines already share accounts of the axis ${current.code}: whether it is the project axis can no longer change`,
+        errors: [{ pointer: '/is_project_axis', detail: 'cannot change once document lines use the axis' }],
+      });
+    }
+  }
+  const row = must(
+    await axisWrite(() => updateAnalyticAxisRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...patch, revision: current.revision + 1 }), code),
+  );
+  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before: analyticAxisView(current), after: analyticAxisView(row) });
+  return analyticAxisView(row);
+}
+
+export async function deactivateAnalyticAxis(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<AnalyticAxisView> {
+  const current = lockedForChange(await lockAnalyticAxis(ctx.db, { organizationId: ctx.org.id, id: input.id }), input.expected_revision, 'analytic axis');
+  if (!current.active) return analyticAxisView(current);
+  const row = must(await updateAnalyticAxisRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { active: false, revision: current.revision + 1 }));
+  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before: analyticAxisView(current), after: analyticAxisView(row) });
+  return analyticAxisView(row);
+}
+
+export interface ListAnalyticAxesInput extends PageInput {
+  include_inactive?: boolean;
+}
+
+export async function listAnalyticAxesPage(ctx: ServiceContext, input: ListAnalyticAxesInput) {
+  const includeInactive = input.include_inactive ?? false;
+  return keysetPage(
+    ctx,
+    'settings.analyticAxes',
+    input,
+    { include_inactive: includeInactive },
+    (after, limit) => listAnalyticAxes(ctx.db, { organizationId: ctx.org.id, includeInactive, after, limit }),
+    (a) => a.code,
+    analyticAxisView,
+  );
+}
