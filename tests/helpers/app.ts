@@ -21,11 +21,19 @@ export interface TestApp {
   setNow(date: Date | undefined): void;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * `dataDir`: open an embedded database kept in that folder (one the admin CLI wrote, say) instead of a
+ * fresh in-memory copy of the template; ignored on PostgreSQL, where every process shares the test database.
+ */
+export async function createTestApp(env: Record<string, string> = {}, opts: { dataDir?: string } = {}): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
-  const template = inject('pgliteTemplate');
+  const template = opts.dataDir ? null : inject('pgliteTemplate');
   const handle = await openDatabase(
-    url ? { url, poolSize: 10 } : { dataDir: 'memory://', loadDataDir: template ? new Blob([readFileSync(template)]) : undefined },
+    url
+      ? { url, poolSize: 10 }
+      : opts.dataDir
+        ? { dataDir: opts.dataDir }
+        : { dataDir: 'memory://', loadDataDir: template ? new Blob([readFileSync(template)]) : undefined },
   );
   if (!url && !template) await handle.migrate();
   let fixed: Date | undefined;

@@ -133,7 +133,7 @@ describe('country codes are refused in any other form', () => {
   });
 });
 
-describe('the data migration drizzle-custom/country-codes-alpha2.sql', () => {
+describe('the data migration drizzle/0004_country-codes-alpha2.sql', () => {
   it('converts stored alpha-3 codes of customers, seller addresses and frozen buyers and sellers; leaves alpha-2 alone; runs twice safely', async () => {
     const org = await createTestOrganization(t.db);
     const my = await createTestCustomer(t.db, org.id);
@@ -148,7 +148,7 @@ describe('the data migration drizzle-custom/country-codes-alpha2.sql', () => {
     await queryRows(t.db, sql`update receivable_documents set buyer = jsonb_set(buyer, '{address,country_code}', '"USA"'),
       seller = jsonb_set(seller, '{address,country_code}', 'null') where organization_id = ${org.id} and id = ${docUs.id}`);
 
-    const file = readFileSync(join(process.cwd(), 'drizzle-custom', 'country-codes-alpha2.sql'), 'utf8');
+    const file = readFileSync(join(process.cwd(), 'drizzle', '0004_country-codes-alpha2.sql'), 'utf8');
     const statements = file.split('--> statement-breakpoint').map((s) => s.trim()).filter(Boolean);
     for (let run = 0; run < 2; run++) {
       // One transaction: the lookup table is temporary, so every statement needs the same connection.

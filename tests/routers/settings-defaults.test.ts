@@ -12,7 +12,7 @@ import { callerFor } from '../helpers/settings-calls';
 /**
  * What a new organization starts with (DESIGN sections 10 and 15): the default Malaysian SME chart
  * and the SST tax codes, enough to prepare an invoice at once; and the backfill that gives them to
- * organizations created before (drizzle-custom/default-reference-data.sql).
+ * organizations created before (drizzle/0005_default-reference-data.sql).
  */
 
 const t = useTestApp();
@@ -99,8 +99,8 @@ describe('a new organization', () => {
   });
 });
 
-describe('the backfill for organizations created before the defaults (drizzle-custom/default-reference-data.sql)', () => {
-  const statements = readFileSync(new URL('../../drizzle-custom/default-reference-data.sql', import.meta.url), 'utf8')
+describe('the backfill for organizations created before the defaults (drizzle/0005_default-reference-data.sql)', () => {
+  const statements = readFileSync(new URL('../../drizzle/0005_default-reference-data.sql', import.meta.url), 'utf8')
     .split('--> statement-breakpoint')
     .map((s) => s.trim())
     .filter(Boolean);

@@ -17,7 +17,7 @@ import { taxCodeView } from './tax-codes';
  * the default Malaysian SME chart of accounts (data/default-chart-of-accounts.json) and the SST tax
  * codes (data/default-tax-codes.json). Written as the system, each record's creation in the settings
  * history. Organizations created before the defaults existed get them from the backfill
- * drizzle-custom/default-reference-data.sql, which carries the same rows.
+ * drizzle/0005_default-reference-data.sql, which carries the same rows.
  */
 
 const codeList = <S extends z.ZodType>(file: string, entry: S) => {
