@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client';
 import { findClaimGroup } from '../../db/queries/claims';
 import { findExpenseCategory, findMileageRate, findPerDiemRate } from '../../db/queries/expense-reference-data';
-import { legacySystemContext } from '../settings/legacy-context';
+import { systemContextFor } from '../settings/rules';
 import { written } from '../settings/records';
 import { createClaimGroup as createClaimGroupWith, retireClaimGroup as retireClaimGroupWith } from './claim-groups';
 import { createExpenseCategory as createExpenseCategoryWith, deactivateExpenseCategory } from './expense-categories';
@@ -19,7 +19,7 @@ import { createPerDiemRate as createPerDiemRateWith } from './per-diem-rates';
 
 /** @deprecated call settings.expenseCategories.create (services/expenses/expense-categories.ts). */
 export async function createExpenseCategory(db: Database, input: { organizationId: string; code: string; name: string; active?: boolean }) {
-  const ctx = await legacySystemContext(db, input.organizationId);
+  const ctx = await systemContextFor(db, input.organizationId);
   const category = await createExpenseCategoryWith(ctx, { code: input.code, name: input.name });
   if (input.active === false) await deactivateExpenseCategory(ctx, { id: category.id, expected_revision: category.revision });
   return written(await findExpenseCategory(db, { organizationId: input.organizationId, id: category.id }));
@@ -27,14 +27,14 @@ export async function createExpenseCategory(db: Database, input: { organizationI
 
 /** @deprecated call settings.claimGroups.create (services/expenses/claim-groups.ts). */
 export async function createClaimGroup(db: Database, input: { organizationId: string; name: string }) {
-  const ctx = await legacySystemContext(db, input.organizationId);
+  const ctx = await systemContextFor(db, input.organizationId);
   const group = await createClaimGroupWith(ctx, { name: input.name });
   return written(await findClaimGroup(db, { organizationId: input.organizationId, id: group.id }));
 }
 
 /** @deprecated call settings.claimGroups.deactivate. A retired group keeps its claims and takes no new ones. */
 export async function retireClaimGroup(db: Database, q: { organizationId: string; id: string; now: Date }) {
-  const ctx = await legacySystemContext(db, q.organizationId, q.now);
+  const ctx = await systemContextFor(db, q.organizationId, q.now);
   const group = written(await findClaimGroup(db, q));
   await retireClaimGroupWith(ctx, { id: q.id, expected_revision: group.revision });
 }
@@ -52,7 +52,7 @@ export async function createMileageRate(
   db: Database,
   input: { organizationId: string; name: string; currency: string; validFrom: string; validTo?: string | null; bands: MileageBandInput[] },
 ) {
-  const ctx = await legacySystemContext(db, input.organizationId);
+  const ctx = await systemContextFor(db, input.organizationId);
   const rate = await createMileageRateWith(ctx, {
     name: input.name,
     currency: input.currency,
@@ -68,7 +68,7 @@ export async function createPerDiemRate(
   db: Database,
   input: { organizationId: string; name: string; currency: string; validFrom: string; validTo?: string | null; bands: { band: string; amountPerDay: string }[] },
 ) {
-  const ctx = await legacySystemContext(db, input.organizationId);
+  const ctx = await systemContextFor(db, input.organizationId);
   const rate = await createPerDiemRateWith(ctx, {
     name: input.name,
     currency: input.currency,

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client';
 import { findOrgUnit, findPosition, findPositionAssignment, findPrimaryUnitOn } from '../../db/queries/people';
-import { legacySystemContext } from '../settings/legacy-context';
+import { systemContextFor } from '../settings/rules';
 import { written } from '../settings/records';
 import { createOrgUnit as createOrgUnitWith } from './org-units';
 import { createPositionAssignment } from './position-assignments';
@@ -20,7 +20,7 @@ export async function primaryUnitNameOn(db: Database, q: { organizationId: strin
 
 /** @deprecated call settings.orgUnits.create (services/people/org-units.ts createOrgUnit). */
 export async function createOrgUnit(db: Database, input: { organizationId: string; code: string; name: string; parentId?: string | null }) {
-  const ctx = await legacySystemContext(db, input.organizationId);
+  const ctx = await systemContextFor(db, input.organizationId);
   const unit = await createOrgUnitWith(ctx, { code: input.code, name: input.name, parent_id: input.parentId ?? null });
   return written(await findOrgUnit(db, { organizationId: input.organizationId, id: unit.id }));
 }
@@ -30,7 +30,7 @@ export async function createPosition(
   db: Database,
   input: { organizationId: string; orgUnitId: string; title: string; isUnitHead?: boolean; retiredAt?: Date | null },
 ) {
-  const ctx = await legacySystemContext(db, input.organizationId);
+  const ctx = await systemContextFor(db, input.organizationId);
   const position = await createPositionWith(ctx, { org_unit_id: input.orgUnitId, title: input.title, is_unit_head: input.isUnitHead ?? false });
   if (input.retiredAt) {
     await retirePosition({ ...ctx, now: input.retiredAt }, { id: position.id, expected_revision: position.revision });
@@ -47,7 +47,7 @@ export async function assignPosition(
   db: Database,
   input: { organizationId: string; memberId: string; positionId: string; validFrom: string; validTo?: string | null; isPrimary?: boolean },
 ) {
-  const ctx = await legacySystemContext(db, input.organizationId);
+  const ctx = await systemContextFor(db, input.organizationId);
   const assignment = await createPositionAssignment(ctx, {
     member_id: input.memberId,
     position_id: input.positionId,
