@@ -27,7 +27,8 @@ async function main() {
   const stopPurge = startIdempotencyPurge(deps);
 
   let demo: { key?: string; customer?: string; owner?: { email: string; password: string }; file?: string } | undefined;
-  if (config.SEED_DEMO === 'true' && (await isDatabaseEmpty(handle.db))) {
+  const seed = config.SEED_DEMO ?? (handle.kind === 'pglite' ? 'true' : 'false');
+  if (seed === 'true' && (await isDatabaseEmpty(handle.db))) {
     const data = await seedDemo(deps, new Date());
     const org = data.organizations[0];
     const owner = org?.members.find((m) => m.role === 'owner');
