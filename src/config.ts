@@ -13,7 +13,8 @@ const schema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Largest file POST /v1/documents accepts, in bytes (10 MiB by default). */
   DOCUMENT_MAX_BYTES: z.coerce.number().int().min(1).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
-  SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  /** Seed the demo on an empty database; unset: on the embedded one only (a production PostgreSQL never gets demo credentials by accident). */
+  SEED_DEMO: z.enum(['true', 'false']).optional(),
   /** Requests per API key per window (RATE_LIMIT_WINDOW_SECONDS). */
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(600),
   /** Requests per organization per window, across all its API keys. */

@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { loadConfig, payoutEncryptionKey } from './config';
+import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import type { AppDeps } from './deps';
 import { isDatabaseEmpty } from './db/queries/bootstrap';
-import { seedDemo } from './services/demo/seed-demo';
+import { seedDemo } from './demo/seed-demo';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency/idempotency';
 import { createRateLimits } from './services/rate-limit/limits';
 import { buildServer } from './server';
@@ -26,18 +26,17 @@ async function main() {
   };
   const stopPurge = startIdempotencyPurge(deps);
 
-  let demoKey: string | undefined;
-  let demoCustomer: string | undefined;
-  let demoFile: string | undefined;
-  if (config.SEED_DEMO === 'true' && (await isDatabaseEmpty(handle.db))) {
-    const demo = await handle.db.transaction((tx) => seedDemo(tx as never, new Date(), { payoutKey: payoutEncryptionKey(config) }));
-    const org = demo.organizations[0];
-    demoKey = org?.members.find((m) => m.role === 'owner')?.api_key;
-    demoCustomer = org?.customers[0]?.id;
+  let demo: { key?: string; customer?: string; owner?: { email: string; password: string }; file?: string } | undefined;
+  const seed = config.SEED_DEMO ?? (handle.kind === 'pglite' ? 'true' : 'false');
+  if (seed === 'true' && (await isDatabaseEmpty(handle.db))) {
+    const data = await seedDemo(deps, new Date());
+    const org = data.organizations[0];
+    const owner = org?.members.find((m) => m.role === 'owner');
+    demo = { key: owner?.api_key ?? undefined, customer: org?.customers[0]?.id, owner: owner && { email: owner.email, password: owner.password } };
     if (handle.kind === 'pglite') {
       // Every id and credential of the sandbox, readable by its owner only, beside the database it belongs to.
-      demoFile = join(config.DATA_DIR, 'demo.json');
-      writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+      demo.file = join(config.DATA_DIR, 'demo.json');
+      writeFileSync(demo.file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
     }
     log.info('seeded the demo data set');
   }
@@ -61,10 +60,11 @@ async function main() {
     `  REST:     ${base}/v1   OpenAPI: ${base}/v1/openapi.json`,
     `  Docs:     ${base}/docs`,
   ];
-  if (demoKey) {
-    lines.push(`  Demo API key (owner of Acme Trading Sdn Bhd): ${demoKey}`);
-    lines.push(`  Try:      curl -H "Authorization: Bearer ${demoKey}" ${base}/v1/receivables/customers/${demoCustomer}`);
-    if (demoFile) lines.push(`  Every demo id and credential (members of each role, customers, accounts, tax codes, ...): ${demoFile}`);
+  if (demo?.key) {
+    lines.push(`  Demo API key (owner of Acme Trading Sdn Bhd): ${demo.key}`);
+    if (demo.owner) lines.push(`  Demo login (auth.login):  ${demo.owner.email}  password ${demo.owner.password}`);
+    lines.push(`  Try:      curl -H "Authorization: Bearer ${demo.key}" ${base}/v1/receivables/customers/${demo.customer}`);
+    if (demo.file) lines.push(`  Every demo id and credential (members of each role with e-mail and password, customers, accounts, tax codes, ...): ${demo.file}`);
   } else {
     lines.push(`  Existing database: the demo ids and credentials are in ${join(config.DATA_DIR, 'demo.json')} when it was seeded here; admin commands (npm run admin) need the server stopped on the embedded database`);
   }

@@ -1,13 +1,16 @@
 import { parseArgs } from 'node:util';
-import { loadConfig, payoutEncryptionKey } from '../config';
-import { openDatabase, type Database } from '../db/client';
+import { pino } from 'pino';
+import { loadConfig, payoutEncryptionKey, type Config } from '../config';
+import { openDatabase, type Database, type DatabaseHandle } from '../db/client';
+import type { AppDeps } from '../deps';
 import { AppError } from '../lib/errors';
 import { cliError, formatHuman, type CliStage } from './output';
 import { revokeApiKey, revokeSession } from '../services/access/admin';
 import { issueApiKey, issueSession, listApiKeysOf } from '../services/access/credentials';
 import { addMember, deactivateMember, getMember, listMembersPage, setMemberPassword, type MemberView } from '../services/access/members';
 import { adminContext, createOrganizationWithOwner, listAllOrganizations } from '../services/access/organization-setup';
-import { seedDemo } from '../services/demo/seed-demo';
+import { seedDemo } from '../demo/seed-demo';
+import { createRateLimits } from '../services/rate-limit/limits';
 import '../services/register';
 
 /**
@@ -128,7 +131,7 @@ async function allMembers(ctx: Awaited<ReturnType<typeof adminContext>>): Promis
   return out;
 }
 
-async function run(db: Database, command: string, values: Values, payoutKey: Buffer): Promise<unknown> {
+async function run(db: Database, command: string, values: Values): Promise<unknown> {
   const now = new Date();
   const inOrg = async () => adminContext(db, uuidOf(values, 'org'), now);
   switch (command) {
@@ -194,11 +197,21 @@ async function run(db: Database, command: string, values: Values, payoutKey: Buf
       await revokeSession(db, { organizationId: ctx.org.id, id, now });
       return { id, revoked: true };
     }
-    case 'demo':
-      return seedDemo(db, now, { payoutKey });
     default:
       throw new AppError('invalid_request', { detail: `Unknown command "${command}"` });
   }
+}
+
+/** What the demo's operations need of a running process, as a test app builds it: silent, the real clock. */
+function demoDeps(config: Config, handle: DatabaseHandle): AppDeps {
+  return {
+    db: handle.db,
+    dbKind: handle.kind,
+    config,
+    log: pino({ level: 'silent' }),
+    now: () => new Date(),
+    rateLimits: createRateLimits(config, handle.kind, handle.db),
+  };
 }
 
 async function main(): Promise<number> {
@@ -216,14 +229,18 @@ async function main(): Promise<number> {
     // Ids are checked before the database is opened: a typo costs nothing.
     for (const option of ['org', 'member', 'id']) uuidOf(values, option, { optional: true });
     const config = loadConfig();
-    const payoutKey = payoutEncryptionKey(config);
+    // Checked before the database is opened: the demo's payout channels are encrypted under it.
+    payoutEncryptionKey(config);
     stage = 'database';
     const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
     try {
       await handle.migrate();
       stage = 'command';
-      // One transaction per command: a refusal or a fault leaves nothing behind.
-      const result = await handle.db.transaction((tx) => run(tx as unknown as Database, command, values, payoutKey));
+      // One transaction per command: a refusal or a fault leaves nothing behind (the demo opens its own).
+      const result =
+        command === 'demo'
+          ? await seedDemo(demoDeps(config, handle), new Date())
+          : await handle.db.transaction((tx) => run(tx as unknown as Database, command, values));
       process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${formatHuman(result)}\n`);
       return 0;
     } finally {

@@ -7,11 +7,11 @@ const createCaller = createCallerFactory(appRouter);
 
 /**
  * In-process client: calls the procedures directly, through the same authentication, permission,
- * idempotency and transaction steps as HTTP callers.
+ * idempotency and transaction steps as HTTP callers. Without a token it calls as nobody (auth.login).
  */
-export function createInProcessClient(deps: AppDeps, opts: { token: string } & Partial<Omit<RequestInfo, 'authorization'>>) {
+export function createInProcessClient(deps: AppDeps, opts: { token?: string } & Partial<Omit<RequestInfo, 'authorization'>>) {
   const { token, ...info } = opts;
-  return createCaller(createInProcessContext(deps, { ...info, authorization: `Bearer ${token}` }));
+  return createCaller(createInProcessContext(deps, { ...info, authorization: token === undefined ? undefined : `Bearer ${token}` }));
 }
 
 export type InProcessClient = ReturnType<typeof createInProcessClient>;

@@ -1,10 +1,8 @@
 /**
- * Wires the areas' hooks (organization set-up, demo sections) into the shared services. Imported once
- * by every entry point (server, CLI, tests) so an organization always gets everything it needs.
+ * Wires the areas' hooks for a new organization (the default workflows, chart of accounts and SST tax
+ * codes) into organization set-up. Imported once by every entry point (server, CLI, tests) so an
+ * organization always gets everything it needs.
  */
-import { addDemoSection } from './demo/seed-demo';
-import { registerClaimsDemo } from './expenses/demo-claims';
-import { receivablesDemoSection } from './receivables/demo-receivables';
 import { registerReferenceDataDefaults } from './settings/defaults';
 import { registerWorkflowDefaults } from './workflow/workflows';
 
@@ -13,6 +11,4 @@ if (!registered) {
   registered = true;
   registerWorkflowDefaults();
   registerReferenceDataDefaults();
-  addDemoSection(receivablesDemoSection);
-  registerClaimsDemo();
 }

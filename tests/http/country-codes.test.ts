@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { payoutEncryptionKey } from '../../src/config';
 import { queryRows, sql } from '../../src/db/client';
 import { countryAlpha2, countryAlpha3, countryCodes, isCountryCode } from '../../src/lib/code-lists';
 import { createOrganization } from '../../src/services/access/admin';
-import { seedDemo } from '../../src/services/demo/seed-demo';
+import { seedDemo } from '../../src/demo/seed-demo';
 import { createCustomer } from '../../src/services/receivables/customers';
 import { createTestCustomer } from '../factories/customer';
 import { createTestMember, createTestOrganization } from '../factories/organization';
@@ -87,7 +86,7 @@ describe('issued documents carry alpha-2 codes in buyer and seller', () => {
   });
 
   it("every issued document of the demo: buyer and seller alpha-2, the demo seller's MY included", async () => {
-    const data = await seedDemo(t.db, new Date(), { payoutKey: payoutEncryptionKey(t.deps.config) });
+    const data = await seedDemo(t.deps, new Date());
     let issued = 0;
     for (const org of data.organizations as any[]) {
       const owner = org.members.find((m: any) => m.role === 'owner' && m.active !== false);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { payoutEncryptionKey } from '../../src/config';
-import { seedDemo } from '../../src/services/demo/seed-demo';
+import { seedDemo } from '../../src/demo/seed-demo';
 import { useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
 
@@ -9,15 +8,21 @@ const { get } = httpHelpers(t);
 
 describe('demo data set: receivables', () => {
   it('gives every organization reference data and documents whose every field has a real example', async () => {
-    const data = await seedDemo(t.db, new Date(), { payoutKey: payoutEncryptionKey(t.deps.config) });
+    const data = await seedDemo(t.deps, new Date());
     const [acme, borneo, solo] = data.organizations as any[];
     for (const org of [acme, borneo, solo]) {
-      expect(org.tax_codes.map((c: any) => [c.code, c.rate, c.tax_type])).toEqual([
-        ['SV8', '8', '02'],
-        ['ST10', '10', '01'],
-        ['EX', '0', 'E'],
-        ['NA', '0', '06'],
-      ]);
+      // The SST codes every organization is created with (data/default-tax-codes.json); the demo adds none.
+      expect(org.tax_codes.map((c: any) => [c.code, c.rate, c.tax_type])).toEqual(
+        expect.arrayContaining([
+          ['SV-8', '8', '02'],
+          ['SV-6', '6', '02'],
+          ['ST-10', '10', '01'],
+          ['ST-5', '5', '01'],
+          ['EXEMPT', '0', 'E'],
+          ['NOT-APPLICABLE', '0', '06'],
+        ]),
+      );
+      expect(org.tax_codes).toHaveLength(6);
       expect(org.projects).toHaveLength(2);
       expect(org.invoices.length).toBeGreaterThanOrEqual(5);
     }
@@ -38,6 +43,12 @@ describe('demo data set: receivables', () => {
     expect(allocations.some((a) => a.reversed_by_id)).toBe(true);
     const inv1 = docs.find((d) => d.customer_reference === 'PO-7702');
     expect(inv1).toMatchObject({ gross_amount: '1423.00', outstanding: '870.75', multiple_projects: true, project: null });
+    // Lines on the default chart and SST codes: sales revenue at sales tax 10%, service revenue at service tax 8%.
+    const accountCode = (id: string) => acme.accounts.find((a: any) => a.id === id)?.code;
+    expect(inv1.lines.map((l: any) => [accountCode(l.account_id), l.tax_code, l.tax_rate])).toEqual([
+      ['4010', 'ST-10', '10'],
+      ['4020', 'SV-8', '8'],
+    ]);
     const draft = docs.find((d) => d.customer_reference === 'PO-7781');
     expect(draft).toMatchObject({ semantic: 'draft', attachment_ids: [expect.any(String)], project: { code: 'P-KLCC' }, custom_fields: { po_number: 'PO-7781' } });
     expect(docs.some((d) => d.currency === 'USD' && d.fx_rate === '4.4712')).toBe(true);

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
-import { payoutEncryptionKey } from '../../src/config';
 import { payoutChannels } from '../../src/db/schema';
 import { derivedDevelopmentKey, open, parseKey } from '../../src/lib/secret-box';
-import { seedDemo } from '../../src/services/demo/seed-demo';
+import { seedDemo } from '../../src/demo/seed-demo';
 import { useTestApp } from '../helpers/app';
 import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
 
@@ -12,15 +11,15 @@ const t = useTestApp();
 
 describe('the demo data set has claims exercising every derived field', () => {
   it('seeds reference data and example claims in every organization, readable through expenses.claims.get', async () => {
-    const demo = await seedDemo(t.db, new Date(), { payoutKey: payoutEncryptionKey(t.deps.config) });
+    const demo = await seedDemo(t.deps, new Date());
     const acme = demo.organizations[0]!;
     const owner = acme.members.find((m) => m.role === 'owner')!;
     expect(acme.claim_groups).toEqual([expect.objectContaining({ retired: false }), expect.objectContaining({ retired: true })]);
-    expect((acme.payout_channels as unknown[]).length).toBeGreaterThan(1);
-    const claims = acme.claims as { id: string; reference: string; state: string }[];
+    expect(acme.payout_channels.length).toBeGreaterThan(1);
+    const claims = acme.claims;
     expect(claims.map((c) => c.state)).toEqual(['submitted', 'paid', 'draft', 'rejected']);
 
-    const client = createInProcessClient(t.deps, { token: owner.api_key });
+    const client = createInProcessClient(t.deps, { token: owner.api_key! });
     const [roadshow, lunch, tokyo, rejected] = await Promise.all(claims.map((c) => client.expenses.claims.get({ id: c.id })));
     expect(roadshow!.lines.map((l) => l.type)).toEqual(['receipt', 'receipt', 'mileage', 'per_diem', 'advance_offset', 'receipt']);
     expect(roadshow!.lines.at(-1)!.withdrawn).toBe(true);
@@ -45,13 +44,13 @@ describe('the demo data set has claims exercising every derived field', () => {
     expect(rejected!.claim.semantic).toBe('rejected');
 
     // The sole-owner organization and the second organization get their claims too.
-    for (const org of demo.organizations.slice(1)) expect((org.claims as unknown[]).length).toBe(4);
+    for (const org of demo.organizations.slice(1)) expect(org.claims.length).toBe(4);
   });
 });
 
 describe('the demo payout channels', () => {
   it('are encrypted under the configured PAYOUT_ENCRYPTION_KEY, not a derived development key', async () => {
-    const demo = await seedDemo(t.db, new Date(), { payoutKey: payoutEncryptionKey(t.deps.config) });
+    const demo = await seedDemo(t.deps, new Date());
     const acme = demo.organizations[0]!;
     const rows = await t.db.select().from(payoutChannels).where(eq(payoutChannels.organizationId, acme.id));
     expect(rows.length).toBeGreaterThan(1);

@@ -1,0 +1,97 @@
+import type { BuiltInRole } from '../domain/permissions';
+
+/**
+ * What `demo --json` prints (DESIGN section 10): every id and credential of the data set. The names
+ * are the contract scripts rely on; more keys may be added, none renamed or removed.
+ */
+
+export interface DemoMember {
+  id: string;
+  name: string;
+  /** The member's login e-mail (unique to this run's organization). */
+  email: string;
+  /** A random password of this run: `auth.login` with the e-mail answers a session. */
+  password: string;
+  role: BuiltInRole;
+  /** What the member's roles grant, sorted. */
+  permissions: string[];
+  active: boolean;
+  /** An API key carrying the member's permissions; null for an inactive member (deactivation revokes keys). */
+  api_key: string | null;
+  /** A session from logging in; null for an inactive member, who cannot log in. */
+  session_token: string | null;
+}
+
+export interface DemoCustomer {
+  id: string;
+  code: string;
+  legal_name: string;
+  currency: string;
+  is_active: boolean;
+  is_group_company: boolean;
+}
+
+export interface DemoAccount {
+  id: string;
+  code: string;
+  name: string;
+  type: string;
+  active: boolean;
+}
+
+export interface DemoTaxCode {
+  id: string;
+  code: string;
+  rate: string;
+  tax_type: string;
+}
+
+export interface DemoDocument {
+  id: string;
+  kind: string;
+  state: string;
+  reference: string | null;
+  currency: string;
+}
+
+export interface DemoClaim {
+  id: string;
+  reference: string;
+  state: string;
+  claimant_member_id: string;
+  title: string;
+}
+
+export interface DemoOrganization {
+  id: string;
+  name: string;
+  base_currency: string;
+  members: DemoMember[];
+  customers: DemoCustomer[];
+  accounts: DemoAccount[];
+  tax_codes: DemoTaxCode[];
+  analytic_axes: { id: string; code: string; name: string; is_project_axis: boolean }[];
+  projects: { id: string; code: string; name: string }[];
+  departments: { id: string; code: string; name: string }[];
+  custom_fields: { id: string; key: string; label: string; type: string; options: string[]; required: boolean }[];
+  trade_lines: { id: string; kind: string; customer_id: string; quantity: string; quantity_invoiced: string }[];
+  invoices: DemoDocument[];
+  expense_categories: { id: string; code: string; name: string }[];
+  claim_groups: { id: string; name: string; retired: boolean }[];
+  payout_channels: { id: string; member_id: string; channel_key: string; name: string; active: boolean }[];
+  org_units: { id: string; code: string; name: string; parent_id: string | null }[];
+  positions: { id: string; title: string; org_unit_id: string; holder_member_id: string | null; retired: boolean }[];
+  mileage_rates: { id: string; name: string }[];
+  per_diem_rates: { id: string; name: string }[];
+  exchange_rates: { id: string; currency: string; rate_date: string; rate: string }[];
+  claims: DemoClaim[];
+  /** Acme only: the group company its C-GROUP customer is, with that organization's owner. */
+  group_sibling_organization_id?: string;
+  group_sibling?: { id: string; name: string; owner: Pick<DemoMember, 'id' | 'name' | 'email' | 'password'> };
+  /** The organization of one person: documents are issued under the sole-owner exception. */
+  sole_owner?: true;
+}
+
+export interface DemoData {
+  organizations: DemoOrganization[];
+}
