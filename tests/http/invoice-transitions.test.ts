@@ -81,6 +81,7 @@ describe('issue', () => {
     // Its exits now: dispute and cancel.
     expect(issued.available_transitions.map((d: any) => d.action_key).sort()).toEqual(['cancel', 'dispute']);
     expect(issued.available_transitions.every((d: any) => d.requires_reason === true)).toBe(true);
+    for (const d of issued.available_transitions) expect(Object.keys(d.labels).sort()).toEqual(['en', 'ms', 'zh']);
 
     // The GET agrees, and the next one is 00002.
     expect(await read(doc.id, w.clerk.apiKey)).toMatchObject({ reference: `INV-${year()}-00001`, revision: issued.revision });
@@ -207,7 +208,8 @@ describe('cancel', () => {
 
     const shown = cur.available_transitions.find((d: any) => d.action_key === 'cancel');
     expect(shown).toMatchObject({ allowed: false, requires_reason: true });
-    expect(shown.refusal).toBeUndefined();
+    // Only the contract's members: no refusal code (the record's condition is not the caller's standing).
+    expect(Object.keys(shown).sort()).toEqual(['action_key', 'allowed', 'gate', 'labels', 'requires_reason', 'to']);
     const p = problem(await transition(doc.id, 'cancel', w.accountant.session, cur.revision, 'Issued in error'), 409, 'conflict');
     expect(p.detail).toMatch(/allocation/);
     // Without the authority the answer stays 403 (nothing about the record is told).
