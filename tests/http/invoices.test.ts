@@ -230,7 +230,11 @@ describe('GET /v1/receivables/invoices/{id}', () => {
     ]);
     expect(doc.allocations[0].reversed_by_id).toBe(doc.allocations[1].id);
     expect(doc.allocations[1].reverses_id).toBe(doc.allocations[0].id);
-    expect(doc.available_transitions).toEqual([]);
+    // Issued: it may be disputed, or cancelled once nothing is allocated (an allocation is live here).
+    expect(doc.available_transitions.map((x: any) => [x.action_key, x.allowed])).toEqual([
+      ['dispute', true],
+      ['cancel', false],
+    ]);
 
     // The header keeps the same balance for lists.
     const { receivableDocuments } = await import('../../src/db/schema');

@@ -28,6 +28,7 @@ const KNOWN = [
   'organization.roles.create',
   'organization.roles.delete',
   'organization.roles.update',
+  'receivables.invoices.transition',
 ];
 
 function call(caller: unknown, path: string, input: unknown): Promise<unknown> {

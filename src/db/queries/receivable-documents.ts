@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, notInArray, or, sql } from 'drizzle-orm';
 import type { Database } from '../client';
 import {
   allocations,
@@ -49,6 +49,15 @@ export async function findDocument(db: Database, q: { organizationId: string; id
 export async function findDocumentLink(db: Database, q: { organizationId: string; id: string }) {
   const [row] = await db
     .select({ kind: receivableDocuments.kind, originalInvoiceId: receivableDocuments.originalInvoiceId })
+    .from(receivableDocuments)
+    .where(and(eq(receivableDocuments.organizationId, q.organizationId), eq(receivableDocuments.id, q.id)));
+  return row;
+}
+
+/** The header alone, not locked. */
+export async function findDocumentRow(db: Database, q: { organizationId: string; id: string }) {
+  const [row] = await db
+    .select()
     .from(receivableDocuments)
     .where(and(eq(receivableDocuments.organizationId, q.organizationId), eq(receivableDocuments.id, q.id)));
   return row;
@@ -118,8 +127,11 @@ export async function insertTimelineEntry(db: Database, values: typeof receivabl
   await db.insert(receivableTimeline).values(values);
 }
 
-/** Σ gross of the issued credit notes against an invoice. */
-export async function issuedCreditsAgainst(db: Database, q: { organizationId: string; invoiceId: string }): Promise<string> {
+/**
+ * Σ gross of the issued credit notes against an invoice; `exceptStates`: leave out credit notes in
+ * these states (the cancelled ones, which credit nothing).
+ */
+export async function issuedCreditsAgainst(db: Database, q: { organizationId: string; invoiceId: string; exceptStates?: string[] }): Promise<string> {
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${receivableDocuments.grossAmount}), 0)::text` })
     .from(receivableDocuments)
@@ -129,6 +141,7 @@ export async function issuedCreditsAgainst(db: Database, q: { organizationId: st
         eq(receivableDocuments.originalInvoiceId, q.invoiceId),
         eq(receivableDocuments.kind, 'customer_credit_note'),
         isNotNull(receivableDocuments.issuedAt),
+        q.exceptStates?.length ? notInArray(receivableDocuments.state, q.exceptStates) : undefined,
       ),
     );
   return row?.total ?? '0';

@@ -11,6 +11,7 @@ import type { DocumentView } from '../../routers/receivables/invoices/schemas';
 import type { ServiceContext } from '../context';
 import { availableTransitions } from '../workflow/transitions';
 import { actorOf, loadWorkflow } from '../workflow/workflows';
+import { receivableFacts } from './document-facts';
 import { documentHeaderView } from './document-view';
 
 export type { DocumentView };
@@ -75,7 +76,7 @@ export async function readDocument(ctx: ServiceContext, input: { id: string }): 
       reverses_id: a.reversesId,
       reversed_by_id: a.reversedById,
     })),
-    available_transitions: availableTransitions(def, { state: doc.state, reporterMemberId: doc.preparedBy }, actor),
+    available_transitions: availableTransitions(def, await receivableFacts(ctx, doc, def), actor),
     timeline: timeline.map((e) => ({
       action_key: e.actionKey,
       actor_member_id: e.actorMemberId,

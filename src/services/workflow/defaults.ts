@@ -1,7 +1,10 @@
 import type { WorkflowDefinition } from './types';
 
-/** The workflows every organization starts with (DESIGN section 11). */
-export const DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW: WorkflowDefinition = {
+/**
+ * The receivables workflow organizations created before issue 10 were given (draft, issue, discard).
+ * Kept to recognise it: the data migration receivables-workflow replaces a stored copy equal to it.
+ */
+export const PREVIOUS_RECEIVABLE_DOCUMENT_WORKFLOW: WorkflowDefinition = {
   record_type: 'receivable_document',
   initial_state: 'draft',
   states: [
@@ -20,6 +23,61 @@ export const DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW: WorkflowDefinition = {
       labels: { en: 'Issue', ms: 'Keluarkan', zh: '开具' },
     },
     { action_key: 'discard', from: 'draft', to: 'discarded', gate: 'reporter', labels: { en: 'Discard', ms: 'Buang', zh: '作废' } },
+  ],
+};
+
+/** The workflows every organization starts with (DESIGN section 11). */
+export const DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW: WorkflowDefinition = {
+  record_type: 'receivable_document',
+  initial_state: 'draft',
+  states: [
+    { key: 'draft', semantic: 'draft', labels: { en: 'Draft', ms: 'Draf', zh: '草稿' } },
+    { key: 'issued', semantic: 'accrual', labels: { en: 'Issued', ms: 'Dikeluarkan', zh: '已开具' } },
+    { key: 'discarded', semantic: 'cancelled', labels: { en: 'Discarded', ms: 'Dibuang', zh: '已作废' } },
+    { key: 'disputed', semantic: 'dispute', labels: { en: 'Disputed', ms: 'Dipertikaikan', zh: '有争议' } },
+    { key: 'cancelled', semantic: 'cancelled', labels: { en: 'Cancelled', ms: 'Dibatalkan', zh: '已取消' } },
+  ],
+  transitions: [
+    {
+      action_key: 'issue',
+      from: 'draft',
+      to: 'issued',
+      gate: 'target',
+      authority: 'receivables.invoice.issue',
+      segregated: true,
+      // A credit note is issued only within what its invoice has left to credit.
+      conditions: ['credit_within_invoice'],
+      labels: { en: 'Issue', ms: 'Keluarkan', zh: '开具' },
+    },
+    { action_key: 'discard', from: 'draft', to: 'discarded', gate: 'reporter', labels: { en: 'Discard', ms: 'Buang', zh: '作废' } },
+    {
+      action_key: 'dispute',
+      from: 'issued',
+      to: 'disputed',
+      gate: 'source',
+      authority: 'receivables.invoice.dispute',
+      requires_reason: true,
+      labels: { en: 'Record a dispute', ms: 'Rekod pertikaian', zh: '记录争议' },
+    },
+    {
+      action_key: 'resolve',
+      from: 'disputed',
+      to: 'issued',
+      gate: 'source',
+      authority: 'receivables.invoice.dispute',
+      not_raiser: true,
+      labels: { en: 'Resolve the dispute', ms: 'Selesaikan pertikaian', zh: '解决争议' },
+    },
+    {
+      action_key: 'cancel',
+      from: 'issued',
+      to: 'cancelled',
+      gate: 'source',
+      authority: 'receivables.invoice.cancel',
+      requires_reason: true,
+      conditions: ['nothing_allocated'],
+      labels: { en: 'Cancel', ms: 'Batalkan', zh: '取消' },
+    },
   ],
 };
 

@@ -1,4 +1,9 @@
-import type { TransitionDescriptor, WorkflowDefinition } from './types';
+/**
+ * The one evaluator of workflow edges: it builds `available_transitions` (contract 2.5) and it is
+ * what take-transition.ts authorizes an act with, so what a client is shown and what the server
+ * enforces cannot disagree. Pure: it reads nothing; the record type's adapter gathers the facts.
+ */
+import type { TransitionCondition, TransitionDescriptor, TransitionDefinition, WorkflowDefinition } from './types';
 
 export interface Actor {
   memberId: string;
@@ -13,6 +18,10 @@ export interface RecordFacts {
   reporterMemberId: string;
   /** For advance gates: whether the current step's conditions are met (e.g. every sign-off signed). */
   stepComplete?: boolean;
+  /** Who raised the record's current dispute (edges marked `not_raiser` refuse them: `dispute_raiser`). */
+  raiserMemberId?: string | null;
+  /** The edge conditions the record does not meet, with why (an edge naming one is blocked: 409). */
+  unmet?: Partial<Record<TransitionCondition, string>>;
 }
 
 export function stateOf(def: WorkflowDefinition, key: string) {
@@ -21,40 +30,57 @@ export function stateOf(def: WorkflowDefinition, key: string) {
   return state;
 }
 
+const SELF_APPROVAL = 'The member who prepared the record may not decide it (segregation of duties)';
+const DISPUTE_RAISER = 'The member who raised the dispute may not resolve it; another member must';
+const NOT_REPORTER = 'Only the member who prepared or filed the record may take this action';
+
+/** One exit of the current state for this actor. */
+export function describeTransition(t: TransitionDefinition, record: RecordFacts, actor: Actor): TransitionDescriptor {
+  const base = { action_key: t.action_key, to: t.to, gate: t.gate, labels: t.labels, requires_reason: Boolean(t.requires_reason) };
+  const isReporter = actor.memberId === record.reporterMemberId;
+  let verdict: TransitionDescriptor;
+  switch (t.gate) {
+    case 'reporter':
+      verdict = isReporter ? { ...base, allowed: true } : { ...base, allowed: false, refusal: { code: 'not_reporter', detail: NOT_REPORTER } };
+      break;
+    case 'advance':
+      verdict = { ...base, allowed: Boolean(record.stepComplete) };
+      break;
+    case 'target':
+    case 'source': {
+      const hasAuthority = !t.authority || actor.permissions.has(t.authority);
+      if (!hasAuthority) return { ...base, allowed: false };
+      const selfApproval = Boolean(t.segregated && isReporter);
+      const raiser = Boolean(t.not_raiser && record.raiserMemberId && record.raiserMemberId === actor.memberId);
+      if (selfApproval || raiser) {
+        // The sole-owner exception: the organization's one active member may decide their own record,
+        // but only with a recorded reason (nobody else could ever take the edge).
+        if (actor.isSoleActiveMember) {
+          verdict = { ...base, allowed: true, requires_reason: true, sole_owner_exception: true };
+        } else {
+          verdict = { ...base, allowed: false, refusal: selfApproval ? { code: 'self_approval', detail: SELF_APPROVAL } : { code: 'dispute_raiser', detail: DISPUTE_RAISER } };
+        }
+      } else {
+        verdict = { ...base, allowed: true };
+      }
+      break;
+    }
+  }
+  // The record's own conditions: checked once the caller may take the edge, so a caller without
+  // authority learns nothing about the record from the answer.
+  if (verdict.allowed) {
+    for (const c of t.conditions ?? []) {
+      const why = record.unmet?.[c];
+      if (why !== undefined) return { ...base, allowed: false, blocked: { condition: c, detail: why } };
+    }
+  }
+  return verdict;
+}
+
 /**
  * Every exit of the record's current state, with whether this actor may take it (contract 2.5).
  * Clients render actions from this and never evaluate gates themselves.
  */
 export function availableTransitions(def: WorkflowDefinition, record: RecordFacts, actor: Actor): TransitionDescriptor[] {
-  return def.transitions
-    .filter((t) => t.from === record.state)
-    .map((t) => {
-      const base = { action_key: t.action_key, to: t.to, gate: t.gate, labels: t.labels, requires_reason: false };
-      const isReporter = actor.memberId === record.reporterMemberId;
-      switch (t.gate) {
-        case 'reporter':
-          return isReporter
-            ? { ...base, allowed: true }
-            : { ...base, allowed: false, refusal: { code: 'not_reporter' as const, detail: 'Only the member who prepared or filed the record may take this action' } };
-        case 'advance':
-          return { ...base, allowed: Boolean(record.stepComplete) };
-        case 'target':
-        case 'source': {
-          const hasAuthority = !t.authority || actor.permissions.has(t.authority);
-          if (!hasAuthority) return { ...base, allowed: false };
-          if (t.segregated && isReporter) {
-            if (actor.isSoleActiveMember) {
-              // The sole-owner exception: allowed, but only with a recorded reason.
-              return { ...base, allowed: true, requires_reason: true, sole_owner_exception: true };
-            }
-            return {
-              ...base,
-              allowed: false,
-              refusal: { code: 'self_approval' as const, detail: 'The member who prepared the record may not decide it (segregation of duties)' },
-            };
-          }
-          return { ...base, allowed: true };
-        }
-      }
-    });
+  return def.transitions.filter((t) => t.from === record.state).map((t) => describeTransition(t, record, actor));
 }

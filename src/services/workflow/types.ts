@@ -25,7 +25,20 @@ export interface TransitionDefinition {
   authority?: string;
   /** Segregation of duties: the preparer may not take this edge (sole-owner exception aside). */
   segregated?: boolean;
+  /** The act needs a reason (at most 500 characters), recorded on the decision log. */
+  requires_reason?: boolean;
+  /** The member who raised the record's current dispute may not take this edge (`dispute_raiser`). */
+  not_raiser?: boolean;
+  /**
+   * Conditions on the record itself (not on the caller) the edge needs, named by key; the record
+   * type's adapter says which are unmet (RecordFacts.unmet). An unmet one is 409 `conflict`.
+   */
+  conditions?: TransitionCondition[];
 }
+
+/** Record conditions an edge may name (TransitionDefinition.conditions). */
+export const TRANSITION_CONDITIONS = ['nothing_allocated', 'credit_within_invoice'] as const;
+export type TransitionCondition = (typeof TRANSITION_CONDITIONS)[number];
 
 
 export interface WorkflowDefinition {
@@ -46,5 +59,11 @@ export interface TransitionDescriptor {
   requires_reason: boolean;
   sole_owner_exception?: boolean;
   refusal?: { code: RefusalCode; detail: string };
+  /**
+   * Internal, not in the contract (output schemas drop it): the edge is not allowed because of the
+   * record's own condition (e.g. an invoice with allocations cannot be cancelled), whoever the
+   * caller; taking it is 409 `conflict` with this detail.
+   */
+  blocked?: { condition: TransitionCondition; detail: string };
 }
 

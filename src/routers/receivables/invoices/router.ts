@@ -3,10 +3,12 @@ import { addAttachmentsProcedure } from './add-attachments';
 import { createInvoiceProcedure } from './create-invoice';
 import { getInvoiceProcedure } from './get-invoice';
 import { listInvoicesProcedure } from './list-invoices';
+import { transitionInvoiceProcedure } from './transition-invoice';
 
 export const invoicesRouter = router({
   create: createInvoiceProcedure,
   get: getInvoiceProcedure,
   list: listInvoicesProcedure,
   addAttachments: addAttachmentsProcedure,
+  transition: transitionInvoiceProcedure,
 });

@@ -1,0 +1,126 @@
+/**
+ * The receivables documents' part of the one transition step (services/workflow/take-transition.ts):
+ * which rows to lock, the facts the gates and conditions are evaluated on (shared with GET, so the
+ * descriptors shown are the ones enforced), the on-enter work (numbering, invoice date, frozen buyer
+ * and seller on issue; a cancelled document owes nothing) and the timeline entry. It never decides
+ * who may take an edge: transitions.ts does.
+ */
+import { findCustomer } from '../../db/queries/customers';
+import { findDocumentLink, insertTimelineEntry, lockDocument, updateDocument, type DocumentRow } from '../../db/queries/receivable-documents';
+import { nextSequenceValue } from '../../db/queries/sequences';
+import type { DocumentKind, FrozenAddress, FrozenBuyer, FrozenSeller } from '../../db/schema';
+import { countryAlpha2 } from '../../lib/code-lists';
+import { addDays } from '../../lib/dates';
+import { AppError } from '../../lib/errors';
+import type { ServiceContext } from '../context';
+import type { TransitionAdapter } from '../workflow/take-transition';
+import { stateOf } from '../workflow/transitions';
+import { receivableFacts } from './document-facts';
+import { readDocument, type DocumentView } from './read-document';
+
+const PREFIX: Record<DocumentKind, string> = { sales_invoice: 'INV', customer_credit_note: 'CN', customer_debit_note: 'DN' };
+
+/** A document locked for a transition, with its invoice when it is a credit note (locked first). */
+export type LockedDocument = DocumentRow & { original?: DocumentRow };
+
+/**
+ * Keeps the address lines that are set. country_code is always present and always ISO 3166-1
+ * alpha-2 (DESIGN section 5): a stored alpha-3 code (the form written before) is converted here, so
+ * buyer and seller of one document can never disagree on the format.
+ */
+function freezeAddress(address: Record<string, string | null | undefined>, countryCode: string | null | undefined): FrozenAddress {
+  const out: FrozenAddress = { country_code: countryCode ? countryAlpha2(countryCode) : null };
+  for (const key of ['line1', 'line2', 'city', 'postcode', 'state'] as const) {
+    const v = address[key];
+    if (typeof v === 'string') out[key] = v;
+  }
+  return out;
+}
+
+/** Issuing: the next number of the per-kind, per-year sequence, the day of issue, buyer and seller as they read now. */
+async function issueWork(ctx: ServiceContext, doc: DocumentRow) {
+  const organizationId = ctx.principal.organizationId;
+  const customer = await findCustomer(ctx.db, { organizationId, id: doc.customerId, today: ctx.today });
+  if (!customer) throw new AppError('internal', { detail: 'the document names no customer of this organization' });
+  const year = ctx.today.slice(0, 4);
+  // Gapless: taken inside the issuing transaction, so a refused or rolled-back issue gives it back.
+  const n = await nextSequenceValue(ctx.db, { organizationId, name: `${doc.kind}:${year}` });
+  const buyer: FrozenBuyer = {
+    name: customer.legalName,
+    address: freezeAddress({ ...customer.address }, customer.countryCode),
+    email: customer.email,
+    phone: customer.phone,
+    registration_no: customer.registrationNo,
+    registration_type: customer.registrationType,
+    sst_no: customer.sstRegistrationNo,
+    tin: customer.tin,
+  };
+  const org = ctx.org;
+  const s = org.seller ?? {};
+  const seller: FrozenSeller = {
+    name: s.name ?? org.name,
+    // Organizations are Malaysian (MyInvois suppliers): a seller address without a country is in MY,
+    // as a customer without one is.
+    address: freezeAddress({ ...(s.address ?? {}) }, s.address?.country_code || 'MY'),
+    msic: s.msic ?? null,
+    registration_no: s.registration_no ?? null,
+    sst_no: s.sst_no ?? null,
+    tin: s.tin ?? null,
+  };
+  return {
+    reference: `${PREFIX[doc.kind]}-${year}-${String(n).padStart(5, '0')}`,
+    issuedAt: ctx.now,
+    invoiceDate: ctx.today,
+    dueOn: addDays(ctx.today, doc.paymentTermsDays),
+    buyer,
+    seller,
+  };
+}
+
+export const receivableTransitionAdapter: TransitionAdapter<LockedDocument, DocumentView> = {
+  recordType: 'receivable_document',
+  notFoundDetail: 'No such receivables document in this organization',
+
+  async lock(ctx, id) {
+    const organizationId = ctx.principal.organizationId;
+    // A credit note: its invoice is locked first, as preparing a credit note and allocating do
+    // (invoice before credit note), so credit notes of one invoice are decided one at a time.
+    const link = await findDocumentLink(ctx.db, { organizationId, id });
+    if (!link) return undefined;
+    const original = link.kind === 'customer_credit_note' && link.originalInvoiceId ? await lockDocument(ctx.db, { organizationId, id: link.originalInvoiceId }) : undefined;
+    const doc = await lockDocument(ctx.db, { organizationId, id });
+    return doc ? { ...doc, original } : undefined;
+  },
+
+  facts: (ctx, doc, def) => receivableFacts(ctx, doc, def, doc.original),
+
+  async enter(ctx, doc, step) {
+    const from = stateOf(step.def, step.from).semantic;
+    const to = stateOf(step.def, step.to).semantic;
+    if (from === 'draft' && to === 'accrual' && doc.reference === null) return { set: await issueWork(ctx, doc) };
+    // A cancelled document owes nothing (and a cancelled credit note credits nothing); it had no
+    // allocations to undo (the edge's nothing_allocated condition).
+    if (to === 'cancelled' && from !== 'draft') return { set: { outstanding: '0', outstandingBase: '0' } };
+    return undefined;
+  },
+
+  async save(ctx, doc, change) {
+    await updateDocument(ctx.db, { organizationId: ctx.principal.organizationId, id: doc.id }, { ...change.set, state: change.state, revision: change.revision });
+  },
+
+  async log(ctx, doc, step) {
+    await insertTimelineEntry(ctx.db, {
+      organizationId: ctx.principal.organizationId,
+      documentId: doc.id,
+      actionKey: step.edge.action_key,
+      actorMemberId: step.actorMemberId,
+      decidedAt: step.decidedAt,
+      fromState: step.from,
+      toState: step.to,
+      reason: step.reason,
+      via: step.via,
+    });
+  },
+
+  answer: (ctx, id) => readDocument(ctx, { id }),
+};

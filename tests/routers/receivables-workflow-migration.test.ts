@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client';
+import { DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW, PREVIOUS_RECEIVABLE_DOCUMENT_WORKFLOW } from '../../src/services/workflow/defaults';
+import { createTestOrganization } from '../factories/organization';
+import { useTestApp } from '../helpers/app';
+
+/**
+ * drizzle/0007_receivables-workflow.sql: organizations created before dispute, resolve and cancel
+ * existed get them when their stored receivables workflow is still the previous default; a workflow
+ * an organization changed is left alone; a second run changes nothing.
+ */
+const t = useTestApp();
+const statements = readFileSync(new URL('../../drizzle/0007_receivables-workflow.sql', import.meta.url), 'utf8')
+  .split('--> statement-breakpoint')
+  .map((s) => s.trim())
+  .filter(Boolean);
+
+const stored = async (orgId: string) =>
+  (await queryRows<{ definition: unknown }>(t.db, sql`select definition from workflows where organization_id = ${orgId} and record_type = 'receivable_document'`))[0]!.definition;
+const setStored = (orgId: string, def: unknown) =>
+  t.db.execute(sql`update workflows set definition = ${JSON.stringify(def)}::jsonb where organization_id = ${orgId} and record_type = 'receivable_document'`);
+
+describe('the receivables workflow data migration', () => {
+  it('upgrades the previous default, keeps a changed one, and is idempotent', async () => {
+    const fresh = await createTestOrganization(t.db);
+    expect(await stored(fresh.id)).toEqual(DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW);
+
+    const old = await createTestOrganization(t.db);
+    await setStored(old.id, PREVIOUS_RECEIVABLE_DOCUMENT_WORKFLOW);
+    const custom = await createTestOrganization(t.db);
+    const changed = { ...PREVIOUS_RECEIVABLE_DOCUMENT_WORKFLOW, states: PREVIOUS_RECEIVABLE_DOCUMENT_WORKFLOW.states.map((s) => (s.key === 'draft' ? { ...s, labels: { en: 'Working copy' } } : s)) };
+    await setStored(custom.id, changed);
+
+    for (const s of statements) await t.db.execute(sql.raw(s));
+    expect(await stored(old.id)).toEqual(DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW);
+    expect(await stored(custom.id)).toEqual(changed);
+    expect(await stored(fresh.id)).toEqual(DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW);
+
+    for (const s of statements) await t.db.execute(sql.raw(s));
+    expect(await stored(old.id)).toEqual(DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW);
+    expect(await stored(custom.id)).toEqual(changed);
+  });
+});
