@@ -18,7 +18,7 @@ import { isClassificationCode, isCurrency, isUnitCode } from '../../lib/code-lis
 import { addDays } from '../../lib/dates';
 import { AppError } from '../../lib/errors';
 import { Dec, formatAmount } from '../../lib/money';
-import { AMOUNT_RANGE_TEXT, amountInCurrency, inAmountRange, maxLength, notBlank, positiveQuantity, refusal, Refusals } from '../../lib/refusals';
+import { AMOUNT_RANGE_TEXT, amountInCurrency, inAmountRange, maxLength, notBlank, positiveQuantity, refusal, Refusals, unitPriceInRange } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { checkCustomFields } from '../custom-fields';
 import { bindDocuments } from '../documents/bind-documents';
@@ -232,7 +232,7 @@ function checkLine(
 
   const quantity = new Dec(line.quantity);
   holds(positiveQuantity(r, line.quantity, at('quantity')));
-  holds(amountInCurrency(r, line.unit_price, currency, at('unit_price')));
+  holds(unitPriceInRange(r, line.unit_price, at('unit_price')));
   const discount = line.discount_amount ?? '0';
   holds(amountInCurrency(r, discount, currency, at('discount_amount')));
 

@@ -22,7 +22,7 @@ const lineInput = z
     description: z.string(),
     discount_amount: decimalString().optional().describe('Amount off the line, in the document currency; "0" by default'),
     quantity: decimalString().describe('Positive, up to 10 places; in base units when trade_line_id is set'),
-    unit_price: decimalString().describe("Price of one unit, at most the currency's minor units"),
+    unit_price: decimalString().describe("Price of one unit, up to 6 decimal places whatever the currency (RM 2.055 a litre); the line's net amount is rounded to the currency"),
     unit_code: z.string().optional().describe('UN/ECE Recommendation 20 unit code'),
     tax_code_id: uuid().optional().describe("Defaults to the customer's default tax code"),
     tax_exemption_reason: z.string().optional().describe('Required for an exempt tax code (tax type E), refused otherwise'),
@@ -93,7 +93,10 @@ const lineSchema = z
     description: z.string(),
     unit_code: z.string().nullable(),
     quantity: rateOut(),
-    unit_price: amountOut(),
+    unit_price: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/)
+      .describe("As given, with at least the currency's minor units and at most 6 places (\"120.50\", \"2.055\")"),
     discount_amount: amountOut(),
     net_amount: amountOut(),
     net_base: amountOut(),
