@@ -51,6 +51,17 @@ export const createInvoiceInput = z
   })
   .meta({ id: 'CreateReceivablesDocument' });
 
+/**
+ * A draft's change: any create field but kind and attachment_ids (sending either is 400, as any field
+ * the operation does not accept); fields left out stay as they are, lines and custom_fields are
+ * replaced whole.
+ */
+export const updateInvoiceInput = createInvoiceInput
+  .omit({ kind: true, attachment_ids: true })
+  .partial()
+  .extend({ id: uuid().describe('The draft receivables document') })
+  .meta({ id: 'UpdateReceivablesDocument' });
+
 export const addAttachmentsInput = z.strictObject({
   id: uuid().describe('The receivables document'),
   attachment_ids: z.array(uuid()).min(1).max(50).describe('Documents the caller uploaded with POST /documents'),
