@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createInProcessClient } from '../../src/client';
 import { queryRows, sql } from '../../src/db/client';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { createInvoiceWorld, createTradeLine, issueTestDocument, type InvoiceWorld } from '../factories/receivables';
@@ -147,6 +148,16 @@ describe('PATCH /v1/receivables/invoices/{id}', () => {
     expect(replay.json()).toEqual(first.json());
     expect((await get(`${URL}/${d.id}`, w.org.owner.apiKey)).json().revision).toBe(2);
     expectProblem(await patch(d.id, { customer_reference: 'R-1' }, w.org.owner.apiKey, { 'idempotency-key': undefined, 'if-match': '"2"' }), 422, 'idempotency_key_required');
+  });
+
+  it('the tRPC procedure receivables.invoices.update is the same operation', async () => {
+    const w = await createInvoiceWorld(t.db);
+    const d = await draft(w);
+    const client = (ifMatch?: string) => createInProcessClient(t.deps, { token: w.org.owner.session, ...(ifMatch ? { ifMatch } : {}) });
+    const u = await client('"1"').receivables.invoices.update({ id: d.id, lines: [w.line({ quantity: '40', unit_price: '2.055', discount_amount: '0', tax_code_id: w.ref.na.id })] });
+    expect([u.revision, u.net_total, u.lines[0]!.unit_price]).toEqual([2, '82.20', '2.055']);
+    await expect(client().receivables.invoices.update({ id: d.id, customer_reference: 'x' })).rejects.toMatchObject({ appCode: 'revision_required', status: 428 });
+    await expect(client('"1"').receivables.invoices.update({ id: d.id, customer_reference: 'x' })).rejects.toMatchObject({ appCode: 'revision_mismatch', status: 409 });
   });
 
   it('a session changes a draft without an Idempotency-Key', async () => {
