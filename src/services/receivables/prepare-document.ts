@@ -7,7 +7,8 @@
  *
  * The steps, in order: the header (checkHeader), the reference data the lines name (lineReferences),
  * each line on its own (checkLine, pure), the totals (documentTotals), the credit left on the
- * original invoice and the custom fields, then the write (writeDocument).
+ * original invoice and the custom fields, then the write (writeDocument, writeLines). A draft's
+ * update (update-draft.ts) calls these same steps, so the two can never price or refuse differently.
  */
 import type Decimal from 'decimal.js';
 import { findCustomer } from '../../db/queries/customers';
