@@ -7,6 +7,7 @@ import type { AppDeps } from './deps';
 import { queryRows, sql } from './db/client';
 import { ERROR_CATALOGUE, isAppError, type ErrorCode } from './lib/errors';
 import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
+import { registerContentRoute } from './routers/documents/content-route';
 import { registerUploadRoute } from './routers/documents/upload-route';
 import { guardRefusedRequest } from './routers/route-guard';
 import { appRouter } from './routers/app';
@@ -156,6 +157,7 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
   app.get('/openapi.json', async (_req, reply) => reply.header('cache-control', 'no-cache').send(openApiDocument));
 
   await registerUploadRoute(app, deps);
+  await registerContentRoute(app, deps);
 
   // The REST adapter's handler sends through reply.send and resolves to undefined, which fastify
   // takes for "nothing sent yet" while an async onSend hook (above) is still running, and sends a

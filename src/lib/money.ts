@@ -73,6 +73,19 @@ export function formatAmount(value: DecimalLike, currency: string): string {
   return roundAmount(value, currency).toFixed(minorUnits(currency));
 }
 
+/** Places a unit price may have, whatever the currency (DESIGN section 4: fuel at RM 2.055 a litre). */
+export const UNIT_PRICE_MAX_PLACES = 6;
+
+/**
+ * Format a unit price: at least the currency's minor units and at most UNIT_PRICE_MAX_PLACES, trailing
+ * zeros beyond the currency's places trimmed ("2.055000" MYR -> "2.055", "120.5" -> "120.50",
+ * "1.5" JPY -> "1.5", "1999" JPY -> "1999"). Never rounded: a stored price has at most 6 places.
+ */
+export function formatUnitPrice(value: DecimalLike, currency: string): string {
+  const d = noNegativeZero(new Dec(value).toDecimalPlaces(UNIT_PRICE_MAX_PLACES, Decimal.ROUND_HALF_UP));
+  return d.toFixed(Math.max(minorUnits(currency), d.decimalPlaces()));
+}
+
 /**
  * Format a rate (tax rate, fx rate) as a plain decimal without trailing zeros
  * and without exponent: "8.0000" -> "8", "4.47120" -> "4.4712", "-0" -> "0".

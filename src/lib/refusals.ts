@@ -6,7 +6,7 @@
 import type Decimal from 'decimal.js';
 import { currencyMinorUnits } from './code-lists';
 import { AppError, pointerLabel, type ErrorCode, type FieldError } from './errors';
-import { checkAmountPlaces, checkRatePlaces, DECIMAL_PATTERN, Dec } from './money';
+import { checkAmountPlaces, checkRatePlaces, DECIMAL_PATTERN, Dec, UNIT_PRICE_MAX_PLACES } from './money';
 
 /**
  * One way to refuse input: collect every field at fault with its JSON Pointer, then throw one 422
@@ -118,6 +118,19 @@ export function amountInCurrency(
   const v = new Dec(value);
   if (opts.positive && !r.check(v.gt(0), pointer, 'must be greater than 0')) return false;
   if (!opts.allowNegative && !r.check(!v.isNegative(), pointer, 'must not be negative')) return false;
+  return r.check(inAmountRange(v), pointer, AMOUNT_RANGE_TEXT);
+}
+
+/**
+ * A unit price (DESIGN section 4): up to 6 decimal places whatever the currency, not negative, and
+ * within what the column holds (|price| < 10^15). What is rounded to the currency is the line's
+ * net amount, not the price.
+ */
+export function unitPriceInRange(r: Refusals, value: string, pointer: string): boolean {
+  if (!DECIMAL_PATTERN.test(value)) return r.check(false, pointer, 'must be a decimal string');
+  if (!r.check(checkRatePlaces(value, UNIT_PRICE_MAX_PLACES), pointer, `must have at most ${UNIT_PRICE_MAX_PLACES} decimal places`)) return false;
+  const v = new Dec(value);
+  if (!r.check(!v.isNegative(), pointer, 'must not be negative')) return false;
   return r.check(inAmountRange(v), pointer, AMOUNT_RANGE_TEXT);
 }
 

@@ -1,4 +1,5 @@
 import { authRouter } from './auth/router';
+import { documentsRouter } from './documents/router';
 import { claimsRouter } from './expenses/claims/router';
 import { meRouter } from './me/router';
 import { customersRouter } from './receivables/customers/router';
@@ -19,6 +20,7 @@ export const appRouter = router({
   auth: authRouter,
   settings: settingsRouter,
   me: meRouter,
+  documents: documentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,6 +3,7 @@ import { ERROR_CATALOGUE } from '../lib/errors';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../services/idempotency/idempotency';
 import type { RateLimitSettings } from '../services/rate-limit/limits';
 import { appRouter } from './app';
+import { ALLOWED_TYPES } from '../services/documents/file-types';
 import { uploadedDocumentJsonSchema } from './documents/schemas';
 import type { Meta } from './trpc';
 
@@ -193,7 +194,8 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
       }
       const schemaRef = success.content?.['application/json']?.schema;
       const returnsRecord = Boolean(schemaRef?.$ref) && !/List/i.test(String(schemaRef?.$ref));
-      if (returnsRecord || path.includes('{')) headers.ETag = ref('headers', 'ETag');
+      // Uploaded documents carry no revision (they never change): no ETag.
+      if ((returnsRecord || path.includes('{')) && !path.startsWith('/documents')) headers.ETag = ref('headers', 'ETag');
       if (status === '201') headers.Location = ref('headers', 'Location');
       // Every POST is a write; so is any other mutation (a PUT, PATCH or DELETE served by writeProcedure).
       if (method === 'post' || meta?.isWrite) {
@@ -210,6 +212,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
     }
   }
   addUploadOperation(doc);
+  addContentOperation(doc);
   return doc as OpenAPIObject;
 }
 
@@ -258,6 +261,46 @@ function addUploadOperation(doc: Json) {
           },
         },
       },
+      responses,
+    },
+  };
+}
+
+/**
+ * GET /documents/{id}/content answers bytes, not JSON: a fastify route (content-route.ts), described
+ * here by hand in the same shape as the generated operations.
+ */
+function addContentOperation(doc: Json) {
+  const responses: Json = {
+    '200': {
+      description: 'The bytes of the document, with the content type it was recognised as',
+      headers: {
+        'X-Request-Id': ref('headers', 'X-Request-Id'),
+        'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
+        'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
+        'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
+        'Content-Disposition': {
+          description: "Always `attachment`, with the filename as RFC 6266 says: an ASCII `filename` and the exact one in `filename*=UTF-8''...` (RFC 5987)",
+          schema: { type: 'string' },
+        },
+        'Content-Length': { description: 'Bytes', schema: { type: 'integer' } },
+        'X-Content-Type-Options': { description: 'Always `nosniff`', schema: { type: 'string', enum: ['nosniff'] } },
+      },
+      content: Object.fromEntries(ALLOWED_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+    },
+  };
+  for (const s of [400, 401, 404, 429, 500]) responses[String(s)] = ref('responses', `Problem${s}`);
+  doc.paths ??= {};
+  doc.paths['/documents/{id}/content'] = {
+    get: {
+      operationId: 'getDocumentContent',
+      summary: 'Download an uploaded document (bytes)',
+      description:
+        'Answers the bytes of the document as an attachment. Readable by its uploader and by whoever may read the record it is bound to ' +
+        '(a receivables document: receivables.invoice.read; a claim: whoever may read the claim); anyone else gets 404, as for a document that does not exist.',
+      tags: ['Documents'],
+      security: [{ bearer: [] }],
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'The document id', schema: { type: 'string', format: 'uuid' } }],
       responses,
     },
   };

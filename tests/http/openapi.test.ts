@@ -26,6 +26,9 @@ export const ADDED_OPERATIONS = [
   'GET /receivables/customers',
   'POST /receivables/customers',
   'PATCH /receivables/customers/{id}',
+  'PATCH /receivables/invoices/{id}',
+  'GET /documents/{id}',
+  'GET /documents/{id}/content',
 ];
 
 async function fetchDoc() {

@@ -59,6 +59,28 @@ export async function findReadableClaim(db: Database, q: { organizationId: strin
   return row;
 }
 
+/**
+ * Whether the reader may read the claim a claim line or a settlement belongs to (claimReadableBy):
+ * who may read a document bound to one of them.
+ */
+export async function isClaimOfRecordReadable(
+  db: Database,
+  q: { organizationId: string; recordType: 'expense_claim_line' | 'expense_claim_settlement'; recordId: string; reader: ClaimReader },
+): Promise<boolean> {
+  const claimId =
+    q.recordType === 'expense_claim_line'
+      ? db.select({ id: claimLines.claimId }).from(claimLines).where(and(eq(claimLines.organizationId, q.organizationId), eq(claimLines.id, q.recordId)))
+      : db
+          .select({ id: claimSettlements.claimId })
+          .from(claimSettlements)
+          .where(and(eq(claimSettlements.organizationId, q.organizationId), eq(claimSettlements.id, q.recordId)));
+  const [row] = await db
+    .select({ id: claims.id })
+    .from(claims)
+    .where(and(eq(claims.organizationId, q.organizationId), inArray(claims.id, claimId), claimReadableBy(q.reader)));
+  return Boolean(row);
+}
+
 /** Locks the claim row for the rest of the transaction (writes against one claim queue). */
 export async function lockClaim(db: Database, q: { organizationId: string; id: string }) {
   const [row] = await db

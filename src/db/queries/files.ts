@@ -60,3 +60,32 @@ export async function findAttachmentIds(db: Database, q: { organizationId: strin
     .orderBy(asc(fileAttachments.ordinal));
   return rows.map((r) => r.id);
 }
+
+/** One file's metadata (not its bytes) with the record it is bound to, if any. */
+export async function findFile(db: Database, q: { organizationId: string; id: string }) {
+  const [row] = await db
+    .select({
+      id: files.id,
+      filename: files.filename,
+      contentType: files.contentType,
+      size: files.size,
+      sha256: files.sha256,
+      createdAt: files.createdAt,
+      uploadedBy: files.uploadedBy,
+      recordType: fileAttachments.recordType,
+      recordId: fileAttachments.recordId,
+    })
+    .from(files)
+    .leftJoin(fileAttachments, and(eq(fileAttachments.organizationId, files.organizationId), eq(fileAttachments.fileId, files.id)))
+    .where(and(eq(files.organizationId, q.organizationId), eq(files.id, q.id)));
+  return row;
+}
+
+/** One file's bytes. */
+export async function findFileContent(db: Database, q: { organizationId: string; id: string }) {
+  const [row] = await db
+    .select({ content: files.content })
+    .from(files)
+    .where(and(eq(files.organizationId, q.organizationId), eq(files.id, q.id)));
+  return row?.content;
+}

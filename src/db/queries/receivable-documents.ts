@@ -95,6 +95,18 @@ export async function findLines(db: Database, q: { organizationId: string; docum
     .orderBy(asc(receivableDocumentLines.lineNo));
 }
 
+/** Deletes a draft's lines and their shares (a draft update replaces its lines whole). */
+export async function deleteLines(db: Database, q: { organizationId: string; documentId: string }) {
+  const lineIds = db
+    .select({ id: receivableDocumentLines.id })
+    .from(receivableDocumentLines)
+    .where(and(eq(receivableDocumentLines.organizationId, q.organizationId), eq(receivableDocumentLines.documentId, q.documentId)));
+  await db.delete(receivableLineShares).where(and(eq(receivableLineShares.organizationId, q.organizationId), inArray(receivableLineShares.lineId, lineIds)));
+  await db
+    .delete(receivableDocumentLines)
+    .where(and(eq(receivableDocumentLines.organizationId, q.organizationId), eq(receivableDocumentLines.documentId, q.documentId)));
+}
+
 export async function findShares(db: Database, q: { organizationId: string; lineIds: string[] }) {
   if (!q.lineIds.length) return [];
   return db

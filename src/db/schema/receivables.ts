@@ -150,7 +150,8 @@ export const receivableDocumentLines = pgTable(
     description: text('description').notNull(),
     unitCode: text('unit_code'),
     quantity: rate('quantity').notNull(),
-    unitPrice: amount('unit_price').notNull(),
+    /** Up to 6 places whatever the currency (DESIGN section 4); the line's net_amount is what is rounded. */
+    unitPrice: numeric('unit_price', { precision: 22, scale: 6 }).notNull(),
     discountAmount: amount('discount_amount').notNull(),
     netAmount: amount('net_amount').notNull(),
     netBase: amount('net_base').notNull(),

@@ -37,7 +37,7 @@ type SignoffView = ClaimAnswer['signoffs'][number];
  * of the rule (claimant, eligible signer) is the query's claimReadableBy, used for the single read
  * and for the references of possible duplicates alike.
  */
-function claimReader(principal: Principal): ClaimReader {
+export function claimReader(principal: Principal): ClaimReader {
   return {
     memberId: principal.memberId,
     readsAll: hasPermission(principal, 'expenses.claim.approve') || hasPermission(principal, 'expenses.claim.pay'),

@@ -7,7 +7,8 @@
  *
  * The steps, in order: the header (checkHeader), the reference data the lines name (lineReferences),
  * each line on its own (checkLine, pure), the totals (documentTotals), the credit left on the
- * original invoice and the custom fields, then the write (writeDocument).
+ * original invoice and the custom fields, then the write (writeDocument, writeLines). A draft's
+ * update (update-draft.ts) calls these same steps, so the two can never price or refuse differently.
  */
 import type Decimal from 'decimal.js';
 import { findCustomer } from '../../db/queries/customers';
@@ -18,7 +19,7 @@ import { isClassificationCode, isCurrency, isUnitCode } from '../../lib/code-lis
 import { addDays } from '../../lib/dates';
 import { AppError } from '../../lib/errors';
 import { Dec, formatAmount } from '../../lib/money';
-import { AMOUNT_RANGE_TEXT, amountInCurrency, inAmountRange, maxLength, notBlank, positiveQuantity, refusal, Refusals } from '../../lib/refusals';
+import { AMOUNT_RANGE_TEXT, amountInCurrency, inAmountRange, maxLength, notBlank, positiveQuantity, refusal, Refusals, unitPriceInRange } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { checkCustomFields } from '../custom-fields';
 import { bindDocuments } from '../documents/bind-documents';
@@ -82,7 +83,7 @@ type Customer = NonNullable<Awaited<ReturnType<typeof findCustomer>>>;
 type LockedDocument = NonNullable<Awaited<ReturnType<typeof lockDocument>>>;
 
 /** The header as checked: what the lines and the write need from it. */
-interface Header {
+export interface Header {
   customer: Customer | undefined;
   currency: string;
   currencyKnown: boolean;
@@ -94,7 +95,7 @@ interface Header {
 }
 
 /** The reference data every line names, read in a few queries for all lines at once. */
-interface LineReferences {
+export interface LineReferences {
   accounts: Awaited<ReturnType<typeof findAccountsByIds>>;
   taxCodes: Awaited<ReturnType<typeof findTaxCodesByIds>>;
   analyticAccounts: Awaited<ReturnType<typeof findAnalyticAccountsByIds>>;
@@ -103,7 +104,7 @@ interface LineReferences {
 }
 
 /** A line that passed every rule, priced. */
-interface CheckedLine {
+export interface CheckedLine {
   input: PrepareLineInput;
   accountId: string;
   classificationCode: string;
@@ -134,7 +135,7 @@ export async function prepareDocument(ctx: ServiceContext, input: PrepareDocumen
 }
 
 /** The header's rules: customer, currency and fx_rate, texts, what each kind carries, the original invoice. */
-async function checkHeader(ctx: ServiceContext, input: PrepareDocumentInput, r: Refusals): Promise<Header> {
+export async function checkHeader(ctx: ServiceContext, input: PrepareDocumentInput, r: Refusals): Promise<Header> {
   const organizationId = ctx.principal.organizationId;
   const base = ctx.org.baseCurrency;
   const customer = await findCustomer(ctx.db, { organizationId, id: input.customer_id, today: ctx.today });
@@ -178,14 +179,23 @@ async function checkHeader(ctx: ServiceContext, input: PrepareDocumentInput, r: 
   return { customer, currency, currencyKnown, fxRate, paymentTermsDays, original };
 }
 
-async function lineReferences(ctx: ServiceContext, lines: PrepareLineInput[], customer: Customer | undefined): Promise<LineReferences> {
+/**
+ * Reads (and locks, for trade lines) the reference data the lines name. `alsoTradeLineIds`: trade
+ * lines to lock as well (a draft update releases the units its old lines took from them).
+ */
+export async function lineReferences(
+  ctx: ServiceContext,
+  lines: PrepareLineInput[],
+  customer: Customer | undefined,
+  alsoTradeLineIds: string[] = [],
+): Promise<LineReferences> {
   const { db } = ctx;
   const organizationId = ctx.principal.organizationId;
   const present = (x: string | null | undefined): x is string => Boolean(x);
   const accountIds = lines.map((l) => l.account_id ?? customer?.defaultRevenueAccountId).filter(present);
   const taxCodeIds = lines.map((l) => l.tax_code_id ?? customer?.defaultTaxCodeId).filter(present);
   const analyticIds = lines.flatMap((l) => (l.shares ?? []).map((s) => s.analytic_account_id));
-  const tradeLineIds = [...new Set(lines.map((l) => l.trade_line_id).filter(present))];
+  const tradeLineIds = [...new Set([...lines.map((l) => l.trade_line_id).filter(present), ...alsoTradeLineIds])];
   return {
     accounts: await findAccountsByIds(db, { organizationId, ids: [...new Set(accountIds)] }),
     taxCodes: await findTaxCodesByIds(db, { organizationId, ids: [...new Set(taxCodeIds)] }),
@@ -199,7 +209,7 @@ async function lineReferences(ctx: ServiceContext, lines: PrepareLineInput[], cu
  * `/lines/<i>/...`, and records the units it takes from a trade line in `tradeTaken` (shared by the
  * lines of one document). Answers undefined for a line refused or left unpriced.
  */
-function checkLine(
+export function checkLine(
   r: Refusals,
   line: PrepareLineInput,
   i: number,
@@ -232,7 +242,7 @@ function checkLine(
 
   const quantity = new Dec(line.quantity);
   holds(positiveQuantity(r, line.quantity, at('quantity')));
-  holds(amountInCurrency(r, line.unit_price, currency, at('unit_price')));
+  holds(unitPriceInRange(r, line.unit_price, at('unit_price')));
   const discount = line.discount_amount ?? '0';
   holds(amountInCurrency(r, discount, currency, at('discount_amount')));
 
@@ -288,7 +298,7 @@ function checkLine(
 }
 
 /** The document's totals (pricing.ts), each within what the amount columns hold. */
-function documentTotals(r: Refusals, lines: CheckedLine[]): DocumentTotals {
+export function documentTotals(r: Refusals, lines: CheckedLine[]): DocumentTotals {
   const totals = totalsOf(lines.map((c) => c.priced));
   for (const k of ['net_total', 'tax_total', 'gross_amount', 'gross_base'] as const) {
     r.check(inAmountRange(totals[k]), '/lines', `the lines give a ${k} of ${totals[k].toFixed()}, out of range: document totals ${AMOUNT_RANGE_TEXT}`);
@@ -297,7 +307,7 @@ function documentTotals(r: Refusals, lines: CheckedLine[]): DocumentTotals {
 }
 
 /** A credit note may not credit more than the invoice's gross less the credit notes issued against it. */
-async function checkCreditLeft(ctx: ServiceContext, kind: DocumentKind, header: Header, totals: DocumentTotals): Promise<void> {
+export async function checkCreditLeft(ctx: ServiceContext, kind: DocumentKind, header: Header, totals: DocumentTotals): Promise<void> {
   const { original, currency } = header;
   if (kind !== 'customer_credit_note' || !original) return;
   const credited = await issuedCreditsAgainst(ctx.db, { organizationId: ctx.principal.organizationId, invoiceId: original.id });
@@ -350,11 +360,26 @@ async function writeDocument(
   });
   if (!inserted) throw new AppError('internal');
 
+  await writeLines(ctx, inserted.id, lines);
+  for (const [tradeLineId, taken] of d.tradeTaken) {
+    const row = d.tradeLines.find((t) => t.id === tradeLineId)!;
+    await setTradeLineInvoiced(db, { organizationId, id: tradeLineId, quantityInvoiced: new Dec(row.quantityInvoiced).plus(taken).toFixed() });
+  }
+  if (input.attachment_ids?.length) {
+    await bindDocuments(ctx, { record_type: 'receivable_document', record_id: inserted.id, ids: input.attachment_ids, pointer: '/attachment_ids' });
+  }
+  return inserted.id;
+}
+
+/** Inserts a document's priced lines (numbered from 1 in the order given) and their shares. */
+export async function writeLines(ctx: ServiceContext, documentId: string, lines: CheckedLine[]): Promise<void> {
+  const { db } = ctx;
+  const organizationId = ctx.principal.organizationId;
   const lineRows = await insertLines(
     db,
     lines.map((c, i) => ({
       organizationId,
-      documentId: inserted.id,
+      documentId,
       lineNo: i + 1,
       accountId: c.accountId,
       classificationCode: c.classificationCode,
@@ -383,12 +408,4 @@ async function writeDocument(
       return c.shares.map((s, position) => ({ organizationId, lineId, position, analyticAccountId: s.analyticAccountId, axisId: s.axisId, percentage: s.percentage }));
     }),
   );
-  for (const [tradeLineId, taken] of d.tradeTaken) {
-    const row = d.tradeLines.find((t) => t.id === tradeLineId)!;
-    await setTradeLineInvoiced(db, { organizationId, id: tradeLineId, quantityInvoiced: new Dec(row.quantityInvoiced).plus(taken).toFixed() });
-  }
-  if (input.attachment_ids?.length) {
-    await bindDocuments(ctx, { record_type: 'receivable_document', record_id: inserted.id, ids: input.attachment_ids, pointer: '/attachment_ids' });
-  }
-  return inserted.id;
 }

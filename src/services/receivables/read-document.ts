@@ -6,7 +6,7 @@
 import { findAttachmentIds } from '../../db/queries/files';
 import { findAllocations, findDocument, findLines, findShares, findTimeline } from '../../db/queries/receivable-documents';
 import { AppError } from '../../lib/errors';
-import { formatAmount, formatRate } from '../../lib/money';
+import { formatAmount, formatRate, formatUnitPrice } from '../../lib/money';
 import type { DocumentView } from '../../routers/receivables/invoices/schemas';
 import type { ServiceContext } from '../context';
 import { availableTransitions } from '../workflow/transitions';
@@ -45,7 +45,7 @@ export async function readDocument(ctx: ServiceContext, input: { id: string }): 
       description: l.description,
       unit_code: l.unitCode,
       quantity: formatRate(l.quantity),
-      unit_price: formatAmount(l.unitPrice, cur),
+      unit_price: formatUnitPrice(l.unitPrice, cur),
       discount_amount: formatAmount(l.discountAmount, cur),
       net_amount: formatAmount(l.netAmount, cur),
       net_base: formatAmount(l.netBase, base),

@@ -4,6 +4,7 @@ import { createInvoiceProcedure } from './create-invoice';
 import { getInvoiceProcedure } from './get-invoice';
 import { listInvoicesProcedure } from './list-invoices';
 import { transitionInvoiceProcedure } from './transition-invoice';
+import { updateInvoiceProcedure } from './update-invoice';
 
 export const invoicesRouter = router({
   create: createInvoiceProcedure,
@@ -11,4 +12,5 @@ export const invoicesRouter = router({
   list: listInvoicesProcedure,
   addAttachments: addAttachmentsProcedure,
   transition: transitionInvoiceProcedure,
+  update: updateInvoiceProcedure,
 });

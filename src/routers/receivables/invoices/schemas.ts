@@ -22,7 +22,7 @@ const lineInput = z
     description: z.string(),
     discount_amount: decimalString().optional().describe('Amount off the line, in the document currency; "0" by default'),
     quantity: decimalString().describe('Positive, up to 10 places; in base units when trade_line_id is set'),
-    unit_price: decimalString().describe("Price of one unit, at most the currency's minor units"),
+    unit_price: decimalString().describe("Price of one unit, up to 6 decimal places whatever the currency (RM 2.055 a litre); the line's net amount is rounded to the currency"),
     unit_code: z.string().optional().describe('UN/ECE Recommendation 20 unit code'),
     tax_code_id: uuid().optional().describe("Defaults to the customer's default tax code"),
     tax_exemption_reason: z.string().optional().describe('Required for an exempt tax code (tax type E), refused otherwise'),
@@ -50,6 +50,17 @@ export const createInvoiceInput = z
     lines: z.array(lineInput).min(1).max(500),
   })
   .meta({ id: 'CreateReceivablesDocument' });
+
+/**
+ * A draft's change: any create field but kind and attachment_ids (sending either is 400, as any field
+ * the operation does not accept); fields left out stay as they are, lines and custom_fields are
+ * replaced whole.
+ */
+export const updateInvoiceInput = createInvoiceInput
+  .omit({ kind: true, attachment_ids: true })
+  .partial()
+  .extend({ id: uuid().describe('The draft receivables document') })
+  .meta({ id: 'UpdateReceivablesDocument' });
 
 export const addAttachmentsInput = z.strictObject({
   id: uuid().describe('The receivables document'),
@@ -93,7 +104,10 @@ const lineSchema = z
     description: z.string(),
     unit_code: z.string().nullable(),
     quantity: rateOut(),
-    unit_price: amountOut(),
+    unit_price: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/)
+      .describe("As given, with at least the currency's minor units and at most 6 places (\"120.50\", \"2.055\")"),
     discount_amount: amountOut(),
     net_amount: amountOut(),
     net_base: amountOut(),

@@ -1,0 +1,1 @@
+ALTER TABLE "receivable_document_lines" ALTER COLUMN "unit_price" SET DATA TYPE numeric(22, 6);
