@@ -31,7 +31,9 @@ describe('demo data set: receivables', () => {
       expect(d.reference).toEqual(expect.any(String));
       expect(d.buyer).not.toBeNull();
       expect(d.seller).toMatchObject({ name: 'Acme Trading Sdn Bhd', tin: 'C20880050010' });
-      expect(d.timeline).toHaveLength(1);
+      // The issue, then one entry per allocation or reversal touching the document (DESIGN section 16).
+      expect(d.timeline[0]).toMatchObject({ action_key: 'issue' });
+      expect(d.timeline.length).toBe(1 + d.allocations.length);
     }
     const allocations = docs.flatMap((d) => d.allocations);
     expect(allocations.some((a) => a.source_kind === 'credit_note')).toBe(true);

@@ -26,6 +26,9 @@ export const ADDED_OPERATIONS = [
   'GET /receivables/customers',
   'POST /receivables/customers',
   'PATCH /receivables/customers/{id}',
+  'POST /receivables/receipts',
+  'GET /receivables/receipts/{id}',
+  'GET /receivables/receipts',
 ];
 
 async function fetchDoc() {
