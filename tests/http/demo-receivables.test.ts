@@ -32,7 +32,7 @@ describe('demo data set: receivables', () => {
       expect(d.buyer).not.toBeNull();
       expect(d.seller).toMatchObject({ name: 'Acme Trading Sdn Bhd', tin: 'C20880050010' });
       // The issue, then one entry per allocation or reversal touching the document (DESIGN section 16).
-      expect(d.timeline[0]).toMatchObject({ action_key: 'issue' });
+      expect(d.timeline.filter((e: any) => e.action_key === 'issue')).toHaveLength(1);
       expect(d.timeline.length).toBe(1 + d.allocations.length);
     }
     const allocations = docs.flatMap((d) => d.allocations);
@@ -49,6 +49,6 @@ describe('demo data set: receivables', () => {
     const soloIssued = (await Promise.all(solo.invoices.map(async (d: any) => (await get(`/v1/receivables/invoices/${d.id}`, soloOwner.api_key)).json()))).find(
       (d: any) => d.semantic === 'accrual',
     );
-    expect(soloIssued.timeline[0].reason).toMatch(/Sole owner/);
+    expect(soloIssued.timeline.find((e: any) => e.action_key === 'issue').reason).toMatch(/Sole owner/);
   });
 });
