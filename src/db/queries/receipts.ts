@@ -46,11 +46,11 @@ export async function sourceBaseAllocated(db: Database, q: { organizationId: str
   return row?.total ?? '0';
 }
 
-/** Stores what is left of the receipt and bumps its revision (its answer changed). */
-export async function updateReceiptBalance(db: Database, q: { organizationId: string; id: string; unallocated: string }) {
+/** Stores what is left of the receipt and, with `bump`, bumps its revision (its answer changed). */
+export async function updateReceiptBalance(db: Database, q: { organizationId: string; id: string; unallocated: string; bump: boolean }) {
   await db
     .update(receipts)
-    .set({ unallocated: q.unallocated, revision: sql`${receipts.revision} + 1` })
+    .set({ unallocated: q.unallocated, ...(q.bump ? { revision: sql`${receipts.revision} + 1` } : {}) })
     .where(and(eq(receipts.organizationId, q.organizationId), eq(receipts.id, q.id)));
 }
 

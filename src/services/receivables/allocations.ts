@@ -64,10 +64,10 @@ async function refreshBalance(db: Database, q: { organizationId: string; doc: Do
   await updateDocument(db, { organizationId: q.organizationId, id: q.doc.id }, { outstanding: b.outstanding.toFixed(), outstandingBase: b.outstandingBase.toFixed() });
 }
 
-/** Recomputes and stores what is left of a (locked) receipt; bumps its revision. */
-async function refreshReceipt(db: Database, q: { organizationId: string; receipt: ReceiptRow }) {
+/** Recomputes and stores what is left of a (locked) receipt; bumps its revision unless it is being created. */
+async function refreshReceipt(db: Database, q: { organizationId: string; receipt: ReceiptRow; bump?: boolean }) {
   const left = new Dec(q.receipt.amount).minus(await allocatedFrom(db, { organizationId: q.organizationId, receiptId: q.receipt.id }));
-  await updateReceiptBalance(db, { organizationId: q.organizationId, id: q.receipt.id, unallocated: left.toFixed() });
+  await updateReceiptBalance(db, { organizationId: q.organizationId, id: q.receipt.id, unallocated: left.toFixed(), bump: q.bump ?? true });
 }
 
 /** States a document can be settled in: issued and not ended (not a draft, cancelled, rejected or discarded). */
@@ -86,6 +86,8 @@ export interface SpendOptions {
   pointer: (index: number, field: 'invoice_id' | 'amount') => string;
   /** Pointer of the credit note when it cannot be applied (`/credit_note_id`). */
   sourcePointer?: string;
+  /** false while the receipt is being created: nobody has seen a revision of it yet. */
+  bumpReceipt?: boolean;
 }
 
 /**
@@ -186,7 +188,7 @@ export async function spend(ctx: ServiceContext, source: AllocationSource, items
   }
   for (const doc of new Set(plan.map((p) => p.doc))) await refreshBalance(db, { organizationId, doc });
   if (src.note) await refreshBalance(db, { organizationId, doc: src.note });
-  if (source.kind === 'receipt') await refreshReceipt(db, { organizationId, receipt: source.receipt });
+  if (source.kind === 'receipt') await refreshReceipt(db, { organizationId, receipt: source.receipt, bump: opts.bumpReceipt ?? true });
   return rows;
 }
 

@@ -114,7 +114,7 @@ export async function createReceipt(ctx: ServiceContext, input: CreateReceiptInp
   if (!row) throw new AppError('internal');
   if (input.allocations?.length) {
     const receipt = await lockReceiptOr404(ctx, row.id);
-    await spend(ctx, { kind: 'receipt', receipt }, input.allocations, { effective_on: input.received_on, pointer: itemPointer });
+    await spend(ctx, { kind: 'receipt', receipt }, input.allocations, { effective_on: input.received_on, pointer: itemPointer, bumpReceipt: false });
   }
   return getReceipt(ctx, { id: row.id });
 }
