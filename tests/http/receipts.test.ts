@@ -180,6 +180,11 @@ describe('POST /v1/receivables/receipts', () => {
       const alloc = await call('receivables.receipts.allocate', { receipt_id: theirs.id, allocations: [{ invoice_id: inv.id, amount: '1.00' }] }, w.token);
       expect(alloc.statusCode).toBe(404);
       expect(alloc.problem.code).toBe('not_found');
+      // Their invoice is no document of ours: 422 at the allocation, and their invoice is untouched.
+      const theirInvoice = await other.invoice();
+      const onTheirs = await post(URL, w.receiptBody({ allocations: [{ invoice_id: theirInvoice.id, amount: '1.00' }] }), w.token);
+      expect(expectProblem(onTheirs, 422, 'validation').errors).toEqual([{ pointer: '/allocations/0/invoice_id', detail: expect.stringMatching(/no invoice or debit note/) }]);
+      expect((await get(`/v1/receivables/invoices/${theirInvoice.id}`, other.token)).json()).toMatchObject({ outstanding: '379.62', allocations: [] });
     });
 
     it('without the permission: 403 (a viewer reads but cannot record; an employee does neither)', async () => {
