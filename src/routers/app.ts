@@ -4,6 +4,7 @@ import { claimsRouter } from './expenses/claims/router';
 import { meRouter } from './me/router';
 import { customersRouter } from './receivables/customers/router';
 import { invoicesRouter } from './receivables/invoices/router';
+import { receiptsRouter } from './receivables/receipts/router';
 import { organizationRouter } from './organization/router';
 import { settingsRouter } from './settings/router';
 import { router } from './trpc';
@@ -12,6 +13,7 @@ export const appRouter = router({
   receivables: router({
     customers: customersRouter,
     invoices: invoicesRouter,
+    receipts: receiptsRouter,
   }),
   expenses: router({
     claims: claimsRouter,

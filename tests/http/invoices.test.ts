@@ -222,7 +222,13 @@ describe('GET /v1/receivables/invoices/{id}', () => {
     expect(doc.issued_at).toEqual(expect.any(String));
     expect(doc.buyer).toMatchObject({ name: expect.any(String), address: { country_code: 'MY' } });
     expect(doc.seller).toMatchObject({ name: expect.any(String) });
-    expect(doc.timeline).toEqual([{ action_key: 'issue', actor_member_id: w.org.owner.id, decided_at: doc.issued_at, from: 'draft', to: 'issued', reason: 'Issued in a test' }]);
+    expect(doc.timeline[0]).toEqual({ action_key: 'issue', actor_member_id: w.org.owner.id, decided_at: doc.issued_at, from: 'draft', to: 'issued', reason: 'Issued in a test' });
+    // Every allocation write appends an entry (DESIGN section 16); the state stays.
+    expect(doc.timeline.slice(1).map((e: any) => [e.action_key, e.from, e.to])).toEqual([
+      ['allocate', 'issued', 'issued'],
+      ['reverse_allocation', 'issued', 'issued'],
+      ['allocate', 'issued', 'issued'],
+    ]);
     expect(doc.allocations.map((a: any) => [a.amount, a.base_amount, a.source_kind, a.receipt_id, Boolean(a.reverses_id), Boolean(a.reversed_by_id)])).toEqual([
       ['100.00', '100.00', 'receipt', receipt.id, false, true],
       ['-100.00', '-100.00', 'receipt', receipt.id, true, false],

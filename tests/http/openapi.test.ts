@@ -29,6 +29,9 @@ export const ADDED_OPERATIONS = [
   'PATCH /receivables/invoices/{id}',
   'GET /documents/{id}',
   'GET /documents/{id}/content',
+  'POST /receivables/receipts',
+  'GET /receivables/receipts/{id}',
+  'GET /receivables/receipts',
 ];
 
 async function fetchDoc() {

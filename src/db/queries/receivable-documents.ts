@@ -132,7 +132,7 @@ export async function findTimeline(db: Database, q: { organizationId: string; do
     .select()
     .from(receivableTimeline)
     .where(and(eq(receivableTimeline.organizationId, q.organizationId), eq(receivableTimeline.documentId, q.documentId)))
-    .orderBy(asc(receivableTimeline.decidedAt), asc(receivableTimeline.id));
+    .orderBy(asc(receivableTimeline.decidedAt), asc(receivableTimeline.seq));
 }
 
 export async function insertTimelineEntry(db: Database, values: typeof receivableTimeline.$inferInsert) {

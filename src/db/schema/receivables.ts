@@ -1,5 +1,6 @@
 
 import {
+  bigserial,
   boolean,
   date,
   foreignKey,
@@ -25,7 +26,7 @@ const amount = (name: string) => numeric(name, { precision: 20, scale: 4 });
 /** Rates, quantities and percentages: up to 10 places (contract section 8). */
 const rate = (name: string) => numeric(name, { precision: 24, scale: 10 });
 
-import { DOCUMENT_KINDS } from '../../domain/receivables';
+import { DOCUMENT_KINDS, RECEIPT_METHODS } from '../../domain/receivables';
 export { DOCUMENT_KINDS };
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
@@ -208,13 +209,24 @@ export const receipts = pgTable(
     reference: text('reference').notNull(),
     currency: text('currency').notNull(),
     amount: amount('amount').notNull(),
+    /** Base-currency units per one unit of `currency`, as documents ("1" in the base currency). */
+    fxRate: rate('fx_rate').notNull().default('1'),
     baseAmount: amount('base_amount').notNull(),
+    /** What is left to allocate: amount less the allocations that count; kept by every allocation write. */
+    unallocated: amount('unallocated').notNull().default('0'),
+    method: text('method', { enum: RECEIPT_METHODS }).notNull().default('other'),
     receivedOn: date('received_on', { mode: 'string' }).notNull(),
     createdBy: uuid('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Bumped whenever the answer changes (an allocation or reversal changes allocated / unallocated). */
+    revision: integer('revision').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
+    // Keyset pages of the receipt list, by each sort (and by customer).
+    index('receipts_org_received_on').on(t.organizationId, t.receivedOn, t.id),
+    index('receipts_org_created').on(t.organizationId, t.createdAt, t.id),
+    index('receipts_org_customer_received_on').on(t.organizationId, t.customerId, t.receivedOn, t.id),
     foreignKey({ columns: [t.organizationId, t.customerId], foreignColumns: [customers.organizationId, customers.id] }),
     foreignKey({ columns: [t.organizationId, t.createdBy], foreignColumns: [members.organizationId, members.id] }),
   ],
@@ -237,6 +249,11 @@ export const allocations = pgTable(
     currency: text('currency').notNull(),
     amount: amount('amount').notNull(),
     baseAmount: amount('base_amount').notNull(),
+    /**
+     * The realized exchange difference in base currency: the amount at the source's rate (receipt or
+     * credit note) less `base_amount` (at the allocated document's rate); positive is a gain.
+     */
+    exchangeDifference: amount('exchange_difference').notNull().default('0'),
     effectiveOn: date('effective_on', { mode: 'string' }).notNull(),
     createdBy: uuid('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -271,10 +288,12 @@ export const receivableTimeline = pgTable(
     toState: text('to_state').notNull(),
     reason: text('reason').notNull().default(''),
     via: text('via').notNull().default('grant'),
+    /** Order of writing: entries of one instant (a decision and the allocation it made) keep their order. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
-    index('receivable_timeline_doc_idx').on(t.organizationId, t.documentId, t.decidedAt),
+    index('receivable_timeline_doc_idx').on(t.organizationId, t.documentId, t.decidedAt, t.seq),
     foreignKey({ columns: [t.organizationId, t.documentId], foreignColumns: [receivableDocuments.organizationId, receivableDocuments.id] }),
     foreignKey({ columns: [t.organizationId, t.actorMemberId], foreignColumns: [members.organizationId, members.id] }),
   ],
