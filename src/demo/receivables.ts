@@ -1,7 +1,5 @@
 import type { AppDeps } from '../deps';
 import { uploadDocument } from '../services/documents/upload-document';
-import { allocate, recordReceipt, reverseAllocation } from '../services/receivables/allocations';
-import { issueDocument } from '../services/receivables/issue-document';
 import { as, contextOf } from './actors';
 import type { Cast, DemoRun, OrganizationSpec, SeededOrganization } from './people';
 import type { ReferenceData } from './reference-data';
@@ -97,7 +95,6 @@ export async function seedDocuments(
   const { sales, services } = ref.accounts;
   const { serviceTax, salesTax, exempt, notApplicable } = ref.taxCodes;
   const asPreparer = await contextOf(deps, preparer, run.now);
-  const asIssuer = await contextOf(deps, issuer, run.now);
 
   const documents: DemoDocument[] = [];
   const tradeLines: Printed['trade_lines'] = [];
@@ -106,14 +103,18 @@ export async function seedDocuments(
     documents.push({ id: doc.id, kind: doc.kind, state: doc.state, reference: doc.reference, currency: doc.currency });
     return doc;
   };
-  const issue = async (id: string) => {
-    const issued = await issueDocument(asIssuer, {
-      id,
-      via: sole ? 'sole_owner_exception' : 'grant',
-      reason: sole ? 'Sole owner: no one else can issue' : 'Checked against the delivery order',
+  // Issuing is the issuer's decision (receivables.invoices.transition, with their session and the
+  // draft's revision); the sole owner issues their own document under the exception, with a reason.
+  const issue = async (doc: { id: string; revision: number }) => {
+    const issued = await as(deps, issuer, { ifMatch: doc.revision }).receivables.invoices.transition({
+      id: doc.id,
+      action_key: 'issue',
+      ...(sole ? { reason: 'Sole owner: no one else can issue' } : {}),
     });
-    Object.assign(documents.find((d) => d.id === id)!, { state: 'issued', reference: issued.reference });
+    Object.assign(documents.find((d) => d.id === doc.id)!, { state: issued.state, reference: issued.reference });
+    return issued;
   };
+  const receipts = () => as(deps, issuer).receivables.receipts;
 
   const customer = customers.find((c) => c.is_active && c.currency === org.base_currency);
   if (customer) {
@@ -172,9 +173,16 @@ export async function seedDocuments(
         },
       ],
     });
-    await issue(inv1.id);
-    const receipt = await recordReceipt(asIssuer, { customer_id: customer.id, reference: 'OR-0001', currency: customer.currency, amount: '500.00', received_on: today });
-    await allocate(asIssuer, { invoice_id: inv1.id, receipt_id: receipt.id, amount: '500.00', effective_on: today });
+    await issue(inv1);
+    await receipts().create({
+      customer_id: customer.id,
+      reference: 'OR-0001',
+      currency: customer.currency,
+      amount: '500.00',
+      received_on: today,
+      method: 'bank_transfer',
+      allocations: [{ invoice_id: inv1.id, amount: '500.00' }],
+    });
     const cn = await prepare({
       kind: 'customer_credit_note',
       customer_id: customer.id,
@@ -182,8 +190,8 @@ export async function seedDocuments(
       original_invoice_id: inv1.id,
       lines: [{ account_id: sales.id, description: 'Steel brackets returned', quantity: '10', unit_price: '4.75', unit_code: 'C62', tax_code_id: salesTax.id, trade_line_id: salesReturn.id }],
     });
-    await issue(cn.id);
-    await allocate(asIssuer, { invoice_id: inv1.id, credit_note_id: cn.id, amount: cn.gross_amount, effective_on: today });
+    await issue(cn);
+    await receipts().applyCreditNote({ credit_note_id: cn.id, invoice_id: inv1.id, amount: cn.gross_amount });
 
     // Issued invoice with an exempt line; its receipt allocation was reversed, then re-applied in part.
     const inv2 = await prepare({
@@ -201,11 +209,19 @@ export async function seedDocuments(
         { account_id: sales.id, description: 'Printed manuals', quantity: '20', unit_price: '12.35', tax_code_id: notApplicable.id },
       ],
     });
-    await issue(inv2.id);
-    const receipt2 = await recordReceipt(asIssuer, { customer_id: customer.id, reference: 'OR-0002', currency: customer.currency, amount: '2747.00', received_on: today });
-    const wrong = await allocate(asIssuer, { invoice_id: inv2.id, receipt_id: receipt2.id, amount: '2747.00', effective_on: today });
-    await reverseAllocation(asIssuer, { allocation_id: wrong.id, effective_on: today });
-    await allocate(asIssuer, { invoice_id: inv2.id, receipt_id: receipt2.id, amount: '1000.00', effective_on: today });
+    await issue(inv2);
+    const receipt2 = await receipts().create({
+      customer_id: customer.id,
+      reference: 'OR-0002',
+      currency: customer.currency,
+      amount: '2747.00',
+      received_on: today,
+      method: 'duitnow',
+      allocations: [{ invoice_id: inv2.id, amount: '2747.00' }],
+    });
+    const wrong = receipt2.allocations[0]!;
+    await receipts().reverseAllocation({ allocation_id: wrong.id, reason: 'Allocated in full by mistake: the customer paid part of it' });
+    await receipts().allocate({ receipt_id: receipt2.id, allocations: [{ invoice_id: inv2.id, amount: '1000.00' }] });
 
     // A debit note draft against the first invoice.
     await prepare({

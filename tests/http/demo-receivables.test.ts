@@ -51,6 +51,24 @@ describe('demo data set: receivables', () => {
       ['4010', 'ST-10', '10'],
       ['4020', 'SV-8', '8'],
     ]);
+    // Issued by the accountant (not the clerk who prepared them), through receivables.invoices.transition.
+    const accountant = acme.members.find((m: any) => m.role === 'accountant');
+    for (const d of issued) {
+      expect(d.timeline.find((e: any) => e.action_key === 'issue')).toMatchObject({ actor_member_id: accountant.id, from: 'draft', to: 'issued' });
+      expect(d.prepared_by).not.toBe(accountant.id);
+    }
+    // The receipts are readable over REST, as the receipts operations made them.
+    const receipts = (await get('/v1/receivables/receipts?sort=created_at&order=asc', owner.api_key)).json().receipts;
+    expect(receipts.map((r: any) => [r.reference, r.amount, r.allocated, r.unallocated])).toEqual([
+      ['OR-0001', '500.00', '500.00', '0.00'],
+      ['OR-0002', '2747.00', '1000.00', '1747.00'],
+    ]);
+    expect(receipts[1].allocations.map((a: any) => [a.amount, Boolean(a.reverses_id), Boolean(a.reversed_by_id)])).toEqual([
+      ['2747.00', false, true],
+      // The reversal is written as the negative of what it reverses.
+      ['-2747.00', true, false],
+      ['1000.00', false, false],
+    ]);
     const draft = docs.find((d) => d.customer_reference === 'PO-7781');
     expect(draft).toMatchObject({ semantic: 'draft', attachment_ids: [expect.any(String)], project: { code: 'P-KLCC' }, custom_fields: { po_number: 'PO-7781' } });
     expect(docs.some((d) => d.currency === 'USD' && d.fx_rate === '4.4712')).toBe(true);
