@@ -24,12 +24,28 @@ type Printed = Pick<DemoOrganization, 'payout_channels' | 'claims'>;
 /** The sign-offs openClaimSignoffs wrote. */
 const opened = <T>(rows: (T | undefined)[]): T[] => rows.filter((r): r is T => r !== undefined);
 
+
+/** What every example claim is written with: the members, the reference data and the seed's clock. */
+interface ClaimsKit {
+  deps: AppDeps;
+  run: DemoRun;
+  org: SeededOrganization;
+  cast: Cast;
+  ref: ReferenceData;
+  /** The day `days` before the organization's today. */
+  past: (days: number) => string;
+  /** Two weeks before the seed: the claims' decisions are dated from here, in the order they happened. */
+  t0: Date;
+  at: (member: DemoMember, when: Date) => ReturnType<typeof contextOf>;
+  file: (uploadedBy: DemoMember, content: string) => ReturnType<typeof uploadDocument>;
+  /** The receipt scan two claims share, so both lines show possible_duplicate. */
+  scan: string;
+  channelOf: (memberId: string) => { id: string } | undefined;
+  filed: (answer: { claim: { id: string; reference: string; title: string } }, state: string, by: DemoMember) => void;
+}
+
 export async function seedClaims(deps: AppDeps, run: DemoRun, org: SeededOrganization, cast: Cast, ref: ReferenceData): Promise<Printed> {
-  const { owner, approver, claimant, colleague } = cast;
-  const { meals, travel, lodging, advance } = ref.categories;
-  const { klcc, penang } = ref.projects;
-  const salesDepartment = ref.departments.sales;
-  const serviceTax = ref.taxCodes.serviceTax;
+  const { owner, claimant, colleague } = cast;
   const past = (days: number) => daysBefore(ref.today, days);
   // Decisions are dated before the seed time, in the order they happened.
   const t0 = minutesAfter(run.now, -14 * 24 * 60);
@@ -59,6 +75,27 @@ export async function seedClaims(deps: AppDeps, run: DemoRun, org: SeededOrganiz
   const filed = (answer: { claim: { id: string; reference: string; title: string } }, state: string, by: DemoMember) =>
     claims.push({ id: answer.claim.id, reference: answer.claim.reference, state, claimant_member_id: by.id, title: answer.claim.title });
 
+  const kit: ClaimsKit = { deps, run, org, cast, ref, past, t0, at, file, scan, channelOf, filed };
+  // The example claims, in the order they were filed.
+  await roadshowClaim(kit);
+  await lunchClaim(kit);
+  await tokyoClaim(kit);
+  await gymClaim(kit);
+
+  return {
+    payout_channels: channels.map((c) => ({ id: c.id, member_id: c.member_id, channel_key: c.channel_key, name: c.name, active: c.active })),
+    claims,
+  };
+}
+
+/** 1. Submitted, with lines of every type, a withdrawn line, two currencies, sign-offs half signed. */
+async function roadshowClaim(kit: ClaimsKit): Promise<void> {
+  const { deps, org, cast, ref, past, t0, at, file, scan, channelOf, filed } = kit;
+  const { owner, approver, claimant } = cast;
+  const { meals, travel, lodging, advance } = ref.categories;
+  const { klcc, penang } = ref.projects;
+  const salesDepartment = ref.departments.sales;
+  const serviceTax = ref.taxCodes.serviceTax;
   // 1. Submitted, with lines of every type, a withdrawn line, two currencies, sign-offs half signed.
   const roadshow = await as(deps, claimant, { at: t0 }).expenses.claims.create({
     title: 'Roadshow to Penang and Ipoh',
@@ -137,7 +174,15 @@ export async function seedClaims(deps: AppDeps, run: DemoRun, org: SeededOrganiz
   const [firstSignoff] = opened(roadshowSignoffs).sort((a, b) => a.accountCode.localeCompare(b.accountCode) || a.analyticAccountId.localeCompare(b.analyticAccountId));
   if (firstSignoff) await signClaimSignoff(await at(approver, minutesAfter(t0, 120)), { signoff_id: firstSignoff.id, via: 'grant' });
   filed(roadshow, 'submitted', claimant);
+}
 
+/** 2. Paid through sign-off and approval, settled in two payouts; shares the roadshow claim's receipt scan. */
+async function lunchClaim(kit: ClaimsKit): Promise<void> {
+  const { deps, org, cast, ref, past, t0, at, file, scan, channelOf, filed } = kit;
+  const { owner, approver, colleague } = cast;
+  const { meals } = ref.categories;
+  const salesDepartment = ref.departments.sales;
+  const serviceTax = ref.taxCodes.serviceTax;
   // 2. Paid, through sign-off and approval, settled in two payouts; it carries the same receipt scan
   //    as the roadshow claim, so both lines show possible_duplicate.
   const lunch = await as(deps, colleague, { at: minutesAfter(t0, 10) }).expenses.claims.create({
@@ -172,7 +217,13 @@ export async function seedClaims(deps: AppDeps, run: DemoRun, org: SeededOrganiz
   }
   await recordClaimDecision(await at(approvedBy, minutesAfter(t0, 25 * 60 + 5)), { id: c2, action_key: 'pay', via: 'grant' });
   filed(lunch, 'paid', colleague);
+}
 
+/** 3. A draft all in one foreign currency (original_currency and original_total). */
+async function tokyoClaim(kit: ClaimsKit): Promise<void> {
+  const { deps, cast, ref, past, t0, at, filed } = kit;
+  const { claimant } = cast;
+  const { meals, travel } = ref.categories;
   // 3. A draft all in one foreign currency (original_currency and original_total).
   const tokyo = await as(deps, claimant, { at: minutesAfter(t0, 20) }).expenses.claims.create({ title: 'Tokyo trade fair' });
   const tokyoLines = [
@@ -190,7 +241,13 @@ export async function seedClaims(deps: AppDeps, run: DemoRun, org: SeededOrganiz
     });
   }
   filed(tokyo, 'draft', claimant);
+}
 
+/** 4. A rejected claim (it no longer counts for duplicates). */
+async function gymClaim(kit: ClaimsKit): Promise<void> {
+  const { deps, cast, ref, past, t0, at, filed } = kit;
+  const { approver, claimant } = cast;
+  const { travel } = ref.categories;
   // 4. A rejected claim (it no longer counts for duplicates).
   const gym = await as(deps, claimant, { at: minutesAfter(t0, 30) }).expenses.claims.create({ title: 'Gym membership' });
   await addClaimLine(await at(claimant, minutesAfter(t0, 30)), {
@@ -210,9 +267,4 @@ export async function seedClaims(deps: AppDeps, run: DemoRun, org: SeededOrganiz
     await recordClaimDecision(await at(approver, minutesAfter(t0, 150)), { id: gym.claim.id, action_key: 'reject', via: 'grant', reason: 'Not a business expense' });
   }
   filed(gym, rejectable ? 'rejected' : 'submitted', claimant);
-
-  return {
-    payout_channels: channels.map((c) => ({ id: c.id, member_id: c.member_id, channel_key: c.channel_key, name: c.name, active: c.active })),
-    claims,
-  };
 }

@@ -1,9 +1,10 @@
 import type { AppDeps } from '../deps';
+import type { InProcessClient } from '../client';
 import { uploadDocument } from '../services/documents/upload-document';
 import { as, contextOf } from './actors';
 import type { Cast, DemoRun, OrganizationSpec, SeededOrganization } from './people';
 import type { ReferenceData } from './reference-data';
-import type { DemoCustomer, DemoDocument, DemoOrganization } from './types';
+import type { DemoCustomer, DemoDocument, DemoMember, DemoOrganization } from './types';
 import type { createCustomerInput } from '../routers/receivables/customers/create-customer';
 import type { createInvoiceInput } from '../routers/receivables/invoices/schemas';
 import type { z } from 'zod';
@@ -117,128 +118,7 @@ export async function seedDocuments(
   const receipts = () => as(deps, issuer).receivables.receipts;
 
   const customer = customers.find((c) => c.is_active && c.currency === org.base_currency);
-  if (customer) {
-    const tradeLine = (input: { kind: 'delivery' | 'sales_return'; reference: string; description: string; quantity: string }) =>
-      as(deps, cast.owner).settings.tradeLines.create({ customer_id: customer.id, unit_code: 'C62', ...input });
-    const delivery = await tradeLine({ kind: 'delivery', reference: 'DO-1001', description: 'Steel brackets', quantity: '500' });
-    const salesReturn = await tradeLine({ kind: 'sales_return', reference: 'RN-2001', description: 'Steel brackets returned', quantity: '20' });
-
-    // A draft with a project, departments, custom fields and an attachment (uploaded as through POST /v1/documents).
-    const pdf = await uploadDocument(asPreparer, {
-      filename: 'purchase-order-7781.pdf',
-      declared_type: 'application/pdf',
-      content: Buffer.from(`%PDF-1.4\n% demo purchase order for ${org.name}\n%%EOF\n`),
-    });
-    await prepare({
-      kind: 'sales_invoice',
-      customer_id: customer.id,
-      customer_reference: 'PO-7781',
-      custom_fields: { po_number: 'PO-7781', region: 'Central', urgent: 'false' },
-      attachment_ids: [pdf.id],
-      lines: [
-        {
-          account_id: services.id,
-          description: 'Site installation',
-          quantity: '3',
-          unit_price: '120.50',
-          discount_amount: '10.00',
-          unit_code: 'HUR',
-          tax_code_id: serviceTax.id,
-          shares: [
-            { analytic_account_id: ref.projects.klcc.id, percentage: '100' },
-            { analytic_account_id: ref.departments.operations.id, percentage: '100' },
-          ],
-        },
-      ],
-    });
-
-    // Issued invoice, paid in part by a receipt, credited in part by an issued credit note.
-    const inv1 = await prepare({
-      kind: 'sales_invoice',
-      customer_id: customer.id,
-      customer_reference: 'PO-7702',
-      lines: [
-        { account_id: sales.id, description: 'Steel brackets', quantity: '200', unit_price: '4.75', unit_code: 'C62', tax_code_id: salesTax.id, trade_line_id: delivery.id, classification_code: '022' },
-        {
-          account_id: services.id,
-          description: 'Delivery and installation',
-          quantity: '1',
-          unit_price: '350.00',
-          tax_code_id: serviceTax.id,
-          shares: [
-            { analytic_account_id: ref.projects.klcc.id, percentage: '60' },
-            { analytic_account_id: ref.projects.penang.id, percentage: '40' },
-            { analytic_account_id: ref.departments.sales.id, percentage: '100' },
-          ],
-        },
-      ],
-    });
-    await issue(inv1);
-    await receipts().create({
-      customer_id: customer.id,
-      reference: 'OR-0001',
-      currency: customer.currency,
-      amount: '500.00',
-      received_on: today,
-      method: 'bank_transfer',
-      allocations: [{ invoice_id: inv1.id, amount: '500.00' }],
-    });
-    const cn = await prepare({
-      kind: 'customer_credit_note',
-      customer_id: customer.id,
-      reason: 'Ten brackets returned damaged',
-      original_invoice_id: inv1.id,
-      lines: [{ account_id: sales.id, description: 'Steel brackets returned', quantity: '10', unit_price: '4.75', unit_code: 'C62', tax_code_id: salesTax.id, trade_line_id: salesReturn.id }],
-    });
-    await issue(cn);
-    await receipts().applyCreditNote({ credit_note_id: cn.id, invoice_id: inv1.id, amount: cn.gross_amount });
-
-    // Issued invoice with an exempt line; its receipt allocation was reversed, then re-applied in part.
-    const inv2 = await prepare({
-      kind: 'sales_invoice',
-      customer_id: customer.id,
-      lines: [
-        {
-          account_id: services.id,
-          description: 'Training for a statutory body',
-          quantity: '1',
-          unit_price: '2500.00',
-          tax_code_id: exempt.id,
-          tax_exemption_reason: 'Exempted under the Service Tax (Persons Exempted from Payment of Tax) Order 2018',
-        },
-        { account_id: sales.id, description: 'Printed manuals', quantity: '20', unit_price: '12.35', tax_code_id: notApplicable.id },
-      ],
-    });
-    await issue(inv2);
-    const receipt2 = await receipts().create({
-      customer_id: customer.id,
-      reference: 'OR-0002',
-      currency: customer.currency,
-      amount: '2747.00',
-      received_on: today,
-      method: 'duitnow',
-      allocations: [{ invoice_id: inv2.id, amount: '2747.00' }],
-    });
-    const wrong = receipt2.allocations[0]!;
-    await receipts().reverseAllocation({ allocation_id: wrong.id, reason: 'Allocated in full by mistake: the customer paid part of it' });
-    await receipts().allocate({ receipt_id: receipt2.id, allocations: [{ invoice_id: inv2.id, amount: '1000.00' }] });
-
-    // A debit note draft against the first invoice.
-    await prepare({
-      kind: 'customer_debit_note',
-      customer_id: customer.id,
-      reason: 'Freight charged after delivery',
-      original_invoice_id: inv1.id,
-      lines: [{ account_id: sales.id, description: 'Freight', quantity: '1', unit_price: '85.00', tax_code_id: salesTax.id }],
-    });
-
-    // Where the delivery and return lines stand now that documents have taken from them.
-    const lines = await as(deps, cast.owner).settings.tradeLines.list({ customer_id: customer.id, limit: 100 });
-    for (const line of [delivery, salesReturn]) {
-      const now = lines.items.find((l) => l.id === line.id) ?? line;
-      tradeLines.push({ id: now.id, kind: now.kind, customer_id: now.customer_id, quantity: now.quantity, quantity_invoiced: now.quantity_invoiced });
-    }
-  }
+  if (customer) tradeLines.push(...(await localCustomerDocuments({ deps, org, cast, ref, asPreparer, prepare, issue, receipts }, customer)));
 
   const foreign = customers.find((c) => c.is_active && c.currency !== org.base_currency);
   if (foreign) {
@@ -251,4 +131,159 @@ export async function seedDocuments(
     });
   }
   return { trade_lines: tradeLines, invoices: documents };
+}
+
+/** Where the delivery and return lines stand now that documents have taken from them. */
+async function tradeLinesNow(
+  deps: AppDeps,
+  owner: DemoMember,
+  customerId: string,
+  taken: { id: string; kind: string; customer_id: string; quantity: string; quantity_invoiced: string }[],
+): Promise<Printed['trade_lines']> {
+  const lines = await as(deps, owner).settings.tradeLines.list({ customer_id: customerId, limit: 100 });
+  return taken.map((line) => {
+    const now = lines.items.find((l) => l.id === line.id) ?? line;
+    return { id: now.id, kind: now.kind, customer_id: now.customer_id, quantity: now.quantity, quantity_invoiced: now.quantity_invoiced };
+  });
+}
+
+/** What the local customer's documents are written with: the seeding organization's people and their operations. */
+interface DocumentsKit {
+  deps: AppDeps;
+  org: SeededOrganization;
+  cast: Cast;
+  ref: ReferenceData;
+  asPreparer: Awaited<ReturnType<typeof contextOf>>;
+  prepare: (input: z.input<typeof createInvoiceInput>) => ReturnType<InProcessClient['receivables']['invoices']['create']>;
+  issue: (doc: { id: string; revision: number }) => ReturnType<InProcessClient['receivables']['invoices']['transition']>;
+  receipts: () => InProcessClient['receivables']['receipts'];
+}
+
+/**
+ * The local customer's documents: a draft with everything a draft can carry, an invoice paid in part
+ * and credited in part, an invoice whose receipt allocation was reversed and re-applied in part, and
+ * a debit note draft. Answers where the customer's delivery and return lines stand afterwards.
+ */
+async function localCustomerDocuments(kit: DocumentsKit, customer: DemoCustomer): Promise<Printed['trade_lines']> {
+  const { deps, org, cast, ref, asPreparer, prepare, issue, receipts } = kit;
+  const { today } = ref;
+  const { sales, services } = ref.accounts;
+  const { serviceTax, salesTax, exempt, notApplicable } = ref.taxCodes;
+  const tradeLines: Printed['trade_lines'] = [];
+  const tradeLine = (input: { kind: 'delivery' | 'sales_return'; reference: string; description: string; quantity: string }) =>
+    as(deps, cast.owner).settings.tradeLines.create({ customer_id: customer.id, unit_code: 'C62', ...input });
+  const delivery = await tradeLine({ kind: 'delivery', reference: 'DO-1001', description: 'Steel brackets', quantity: '500' });
+  const salesReturn = await tradeLine({ kind: 'sales_return', reference: 'RN-2001', description: 'Steel brackets returned', quantity: '20' });
+
+  // A draft with a project, departments, custom fields and an attachment (uploaded as through POST /v1/documents).
+  const pdf = await uploadDocument(asPreparer, {
+    filename: 'purchase-order-7781.pdf',
+    declared_type: 'application/pdf',
+    content: Buffer.from(`%PDF-1.4\n% demo purchase order for ${org.name}\n%%EOF\n`),
+  });
+  await prepare({
+    kind: 'sales_invoice',
+    customer_id: customer.id,
+    customer_reference: 'PO-7781',
+    custom_fields: { po_number: 'PO-7781', region: 'Central', urgent: 'false' },
+    attachment_ids: [pdf.id],
+    lines: [
+      {
+        account_id: services.id,
+        description: 'Site installation',
+        quantity: '3',
+        unit_price: '120.50',
+        discount_amount: '10.00',
+        unit_code: 'HUR',
+        tax_code_id: serviceTax.id,
+        shares: [
+          { analytic_account_id: ref.projects.klcc.id, percentage: '100' },
+          { analytic_account_id: ref.departments.operations.id, percentage: '100' },
+        ],
+      },
+    ],
+  });
+
+  // Issued invoice, paid in part by a receipt, credited in part by an issued credit note.
+  const inv1 = await prepare({
+    kind: 'sales_invoice',
+    customer_id: customer.id,
+    customer_reference: 'PO-7702',
+    lines: [
+      { account_id: sales.id, description: 'Steel brackets', quantity: '200', unit_price: '4.75', unit_code: 'C62', tax_code_id: salesTax.id, trade_line_id: delivery.id, classification_code: '022' },
+      {
+        account_id: services.id,
+        description: 'Delivery and installation',
+        quantity: '1',
+        unit_price: '350.00',
+        tax_code_id: serviceTax.id,
+        shares: [
+          { analytic_account_id: ref.projects.klcc.id, percentage: '60' },
+          { analytic_account_id: ref.projects.penang.id, percentage: '40' },
+          { analytic_account_id: ref.departments.sales.id, percentage: '100' },
+        ],
+      },
+    ],
+  });
+  await issue(inv1);
+  await receipts().create({
+    customer_id: customer.id,
+    reference: 'OR-0001',
+    currency: customer.currency,
+    amount: '500.00',
+    received_on: today,
+    method: 'bank_transfer',
+    allocations: [{ invoice_id: inv1.id, amount: '500.00' }],
+  });
+  const cn = await prepare({
+    kind: 'customer_credit_note',
+    customer_id: customer.id,
+    reason: 'Ten brackets returned damaged',
+    original_invoice_id: inv1.id,
+    lines: [{ account_id: sales.id, description: 'Steel brackets returned', quantity: '10', unit_price: '4.75', unit_code: 'C62', tax_code_id: salesTax.id, trade_line_id: salesReturn.id }],
+  });
+  await issue(cn);
+  await receipts().applyCreditNote({ credit_note_id: cn.id, invoice_id: inv1.id, amount: cn.gross_amount });
+
+  // Issued invoice with an exempt line; its receipt allocation was reversed, then re-applied in part.
+  const inv2 = await prepare({
+    kind: 'sales_invoice',
+    customer_id: customer.id,
+    lines: [
+      {
+        account_id: services.id,
+        description: 'Training for a statutory body',
+        quantity: '1',
+        unit_price: '2500.00',
+        tax_code_id: exempt.id,
+        tax_exemption_reason: 'Exempted under the Service Tax (Persons Exempted from Payment of Tax) Order 2018',
+      },
+      { account_id: sales.id, description: 'Printed manuals', quantity: '20', unit_price: '12.35', tax_code_id: notApplicable.id },
+    ],
+  });
+  await issue(inv2);
+  const receipt2 = await receipts().create({
+    customer_id: customer.id,
+    reference: 'OR-0002',
+    currency: customer.currency,
+    amount: '2747.00',
+    received_on: today,
+    method: 'duitnow',
+    allocations: [{ invoice_id: inv2.id, amount: '2747.00' }],
+  });
+  const wrong = receipt2.allocations[0]!;
+  await receipts().reverseAllocation({ allocation_id: wrong.id, reason: 'Allocated in full by mistake: the customer paid part of it' });
+  await receipts().allocate({ receipt_id: receipt2.id, allocations: [{ invoice_id: inv2.id, amount: '1000.00' }] });
+
+  // A debit note draft against the first invoice.
+  await prepare({
+    kind: 'customer_debit_note',
+    customer_id: customer.id,
+    reason: 'Freight charged after delivery',
+    original_invoice_id: inv1.id,
+    lines: [{ account_id: sales.id, description: 'Freight', quantity: '1', unit_price: '85.00', tax_code_id: salesTax.id }],
+  });
+
+  tradeLines.push(...(await tradeLinesNow(deps, cast.owner, customer.id, [delivery, salesReturn])));
+  return tradeLines;
 }

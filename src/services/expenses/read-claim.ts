@@ -53,6 +53,79 @@ export async function getClaim(ctx: ServiceContext, input: { id: string }): Prom
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
+type SignoffRow = Awaited<ReturnType<typeof listClaimSignoffs>>[number];
+type LineRow = Awaited<ReturnType<typeof listClaimLines>>[number];
+type ShareRow = Awaited<ReturnType<typeof listLineShares>>[number];
+
+/** One sign-off as the contract's 2.4 sign-off entry answers it (signed when a signature exists). */
+function signoffView(s: SignoffRow): SignoffView {
+  const amount = formatAmount(s.amount, s.currency);
+  const view: SignoffView = {
+    account_code: s.accountCode,
+    account_name: s.accountName,
+    amount,
+    analytic_account_id: s.analyticAccountId,
+    axis_id: s.axisId,
+    currency: s.currency,
+    eligible: s.eligible,
+    state: s.state,
+  };
+  if (s.gap) view.gap = s.gap;
+  if (s.signatureId && s.signedActorMemberId && s.signedAt && s.signedVia) {
+    view.signed = {
+      id: s.signatureId,
+      actor_member_id: s.signedActorMemberId,
+      authority_member_id: s.signedAuthorityMemberId ?? s.signedActorMemberId,
+      axis_id: s.axisId,
+      analytic_account_id: s.analyticAccountId,
+      amount,
+      decided_at: iso(s.signedAt),
+      state: s.state,
+      via: s.signedVia,
+      approver_assignment_id: s.approverAssignmentId,
+    };
+  }
+  return view;
+}
+
+/** One line as the contract's 2.4 claim line answers it. */
+function lineView(
+  l: LineRow,
+  base: string,
+  of: { documents: string[]; shares: ShareRow[]; duplicate: { possible_duplicate: boolean; duplicate_claim_references: string[] } | undefined },
+): ClaimLineView {
+  return {
+    id: l.id,
+    line_no: l.lineNo,
+    type: l.type,
+    withdrawn: l.withdrawn,
+    expense_date: l.expenseDate,
+    category_id: l.categoryId,
+    description: l.description,
+    currency: l.currency,
+    amount: formatAmount(l.amount, l.currency),
+    base_amount: formatAmount(l.baseAmount, base),
+    fx_rate: formatRate(l.fxRate),
+    fx_rate_source: l.fxRateSource,
+    reimbursement_basis: l.reimbursementBasis,
+    quantity: formatRate(l.quantity),
+    rate_id: l.rateId,
+    band: l.band,
+    tax_amount: formatAmount(l.taxAmount, l.currency),
+    tax_code_id: l.taxCodeId,
+    supplier_name: l.supplierName,
+    supplier_tin: l.supplierTin,
+    document_basis: l.documentBasis,
+    einvoice_uuid: l.einvoiceUuid,
+    einvoice_validated_at: l.einvoiceValidatedAt ? iso(l.einvoiceValidatedAt) : null,
+    relaxation_reason: l.relaxationReason,
+    documents: of.documents,
+    possible_duplicate: of.duplicate?.possible_duplicate ?? false,
+    duplicate_claim_references: of.duplicate?.duplicate_claim_references ?? [],
+    shares: of.shares.map((s) => ({ analytic_account_id: s.analyticAccountId, percentage: formatRate(s.percentage) })),
+  };
+}
+
 /** Builds the whole answer of one claim for the caller. */
 export async function claimAnswer(ctx: ServiceContext, claim: ClaimRow): Promise<ClaimAnswer> {
   const { db, principal, org } = ctx;
@@ -103,36 +176,13 @@ export async function claimAnswer(ctx: ServiceContext, claim: ClaimRow): Promise
     claim.id,
   );
 
-  const lines: ClaimLineView[] = lineRows.map((l) => ({
-    id: l.id,
-    line_no: l.lineNo,
-    type: l.type,
-    withdrawn: l.withdrawn,
-    expense_date: l.expenseDate,
-    category_id: l.categoryId,
-    description: l.description,
-    currency: l.currency,
-    amount: formatAmount(l.amount, l.currency),
-    base_amount: formatAmount(l.baseAmount, base),
-    fx_rate: formatRate(l.fxRate),
-    fx_rate_source: l.fxRateSource,
-    reimbursement_basis: l.reimbursementBasis,
-    quantity: formatRate(l.quantity),
-    rate_id: l.rateId,
-    band: l.band,
-    tax_amount: formatAmount(l.taxAmount, l.currency),
-    tax_code_id: l.taxCodeId,
-    supplier_name: l.supplierName,
-    supplier_tin: l.supplierTin,
-    document_basis: l.documentBasis,
-    einvoice_uuid: l.einvoiceUuid,
-    einvoice_validated_at: l.einvoiceValidatedAt ? iso(l.einvoiceValidatedAt) : null,
-    relaxation_reason: l.relaxationReason,
-    documents: documents.filter((d) => d.lineId === l.id).map((d) => d.fileId),
-    possible_duplicate: duplicates.get(l.lineNo)?.possible_duplicate ?? false,
-    duplicate_claim_references: duplicates.get(l.lineNo)?.duplicate_claim_references ?? [],
-    shares: sharesOf(l.id).map((s) => ({ analytic_account_id: s.analyticAccountId, percentage: formatRate(s.percentage) })),
-  }));
+  const lines = lineRows.map((l) =>
+    lineView(l, base, {
+      documents: documents.filter((d) => d.lineId === l.id).map((d) => d.fileId),
+      shares: sharesOf(l.id),
+      duplicate: duplicates.get(l.lineNo),
+    }),
+  );
 
   const decisionRows = await listClaimDecisions(db, { organizationId, claimId: claim.id });
   const settlementRows = await listClaimSettlements(db, { organizationId, claimId: claim.id });
@@ -147,35 +197,7 @@ export async function claimAnswer(ctx: ServiceContext, claim: ClaimRow): Promise
   }
   const claimantUnitName = await primaryUnitNameOn(db, { organizationId, memberId: claim.claimantMemberId, day: unitDay });
 
-  const signoffs: SignoffView[] = signoffRows.map((s) => {
-    const amount = formatAmount(s.amount, s.currency);
-    const view: SignoffView = {
-      account_code: s.accountCode,
-      account_name: s.accountName,
-      amount,
-      analytic_account_id: s.analyticAccountId,
-      axis_id: s.axisId,
-      currency: s.currency,
-      eligible: s.eligible,
-      state: s.state,
-    };
-    if (s.gap) view.gap = s.gap;
-    if (s.signatureId && s.signedActorMemberId && s.signedAt && s.signedVia) {
-      view.signed = {
-        id: s.signatureId,
-        actor_member_id: s.signedActorMemberId,
-        authority_member_id: s.signedAuthorityMemberId ?? s.signedActorMemberId,
-        axis_id: s.axisId,
-        analytic_account_id: s.analyticAccountId,
-        amount,
-        decided_at: iso(s.signedAt),
-        state: s.state,
-        via: s.signedVia,
-        approver_assignment_id: s.approverAssignmentId,
-      };
-    }
-    return view;
-  });
+  const signoffs = signoffRows.map(signoffView);
 
   const available_transitions = await transitionsFor(db, principal, 'expense_claim', {
     state: claim.state,
