@@ -92,9 +92,8 @@ export async function seedDocuments(
 ): Promise<Printed> {
   const { preparer, issuer } = cast;
   const sole = preparer.id === issuer.id;
-  const { today } = ref;
-  const { sales, services } = ref.accounts;
-  const { serviceTax, salesTax, exempt, notApplicable } = ref.taxCodes;
+  const { services } = ref.accounts;
+  const { serviceTax } = ref.taxCodes;
   const asPreparer = await contextOf(deps, preparer, run.now);
 
   const documents: DemoDocument[] = [];

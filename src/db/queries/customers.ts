@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { CustomerListSort } from '../../domain/receivables';
 import type { Database } from '../client';
-import { companyGroupMembers, companyGroups, counterpartyMappings, customers } from '../schema';
+import { counterpartyMappings, customers } from '../schema';
 import { likePattern } from './receivable-document-list';
 
 /**
@@ -165,11 +165,3 @@ export async function insertCounterpartyMapping(db: Database, values: typeof cou
   return row;
 }
 
-/** A group of companies and its member organizations (a group spans organizations by nature). */
-export async function insertCompanyGroup(db: Database, q: { name: string; organizationIds: string[] }) {
-  const [group] = await db.insert(companyGroups).values({ name: q.name }).returning();
-  if (group && q.organizationIds.length) {
-    await db.insert(companyGroupMembers).values(q.organizationIds.map((organizationId) => ({ groupId: group.id, organizationId })));
-  }
-  return group;
-}

@@ -52,30 +52,6 @@ export async function findProjectAxis(db: Database, q: { organizationId: string 
   return row;
 }
 
-export async function findAnalyticAxisByCode(db: Database, q: { organizationId: string; code: string }) {
-  const [row] = await db
-    .select()
-    .from(analyticAxes)
-    .where(and(eq(analyticAxes.organizationId, q.organizationId), eq(analyticAxes.code, q.code)));
-  return row;
-}
-
-export async function findAnalyticAccountByCode(db: Database, q: { organizationId: string; axisId: string; code: string }) {
-  const [row] = await db
-    .select()
-    .from(analyticAccounts)
-    .where(and(eq(analyticAccounts.organizationId, q.organizationId), eq(analyticAccounts.axisId, q.axisId), eq(analyticAccounts.code, q.code)));
-  return row;
-}
-
-export async function findTaxCodeByCode(db: Database, q: { organizationId: string; code: string }) {
-  const [row] = await db
-    .select()
-    .from(taxCodes)
-    .where(and(eq(taxCodes.organizationId, q.organizationId), eq(taxCodes.code, q.code)));
-  return row;
-}
-
 export async function findCustomFieldDefinitions(db: Database, q: { organizationId: string; recordType: 'receivable_document' | 'customer' | 'expense_claim' }) {
   return db
     .select()

@@ -16,7 +16,6 @@ import type { PostalAddress, customers } from '../../db/schema';
 import type { CustomerListSort, PartyKind, RegistrationType } from '../../domain/receivables';
 import { isCountryCode, isCurrency } from '../../lib/code-lists';
 import { decodeCursor, encodeCursor, invalidCursor, type CursorBinding } from '../../lib/cursor';
-import { todayIn } from '../../lib/dates';
 import { AppError, pointerLabel } from '../../lib/errors';
 import { notBlank, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
@@ -33,13 +32,6 @@ import { recordSettingsChange } from '../settings/history';
 import { createCompanyGroupRow } from '../settings/company-groups';
 import { createCounterpartyMappingRow } from '../settings/counterparty-mappings';
 import { systemContextFor } from '../settings/rules';
-
-/** The organization's today, which dated rules (counterparty map, due dates) are decided at. */
-export async function organizationToday(db: Database, organizationId: string, now: Date): Promise<string> {
-  const org = await findOrganization(db, { organizationId });
-  if (!org) throw new AppError('not_found');
-  return todayIn(org.timeZone, now);
-}
 
 export function customerView(c: CustomerRow) {
   const address = Object.fromEntries(Object.entries(c.address).filter(([, v]) => typeof v === 'string'));

@@ -5,7 +5,7 @@ import type { RecordLanguage } from '../../domain/organization';
 import { isCountryCode, isCurrency, isMsicCode, isStateCode } from '../../lib/code-lists';
 import { isValidTimeZone } from '../../lib/dates';
 import { AppError } from '../../lib/errors';
-import { maxLength, notBlank, Refusals } from '../../lib/refusals';
+import { maxLength, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { recordSettingsChange } from './history';
 import { checkName, lockedForChange, must } from './rules';
