@@ -7,3 +7,4 @@ export * from './organization';
 export * from './permissions';
 export * from './receivables';
 export * from './workflow';
+export * from './approvals';

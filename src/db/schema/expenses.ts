@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { GapReason } from '../../services/workflow/types';
 import {
   boolean,
@@ -127,6 +128,16 @@ export const claims = pgTable(
     revision: integer('revision').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    /**
+     * The approval round: 0 while never submitted, + 1 on every submission. Returning, withdrawing
+     * and amending end a round; sign-offs of an earlier round stay for the record and no longer count.
+     */
+    round: integer('round').notNull().default(0),
+    /** The claimant's primary position and its unit's name on the day of the latest submission. */
+    claimantPositionId: uuid('claimant_position_id'),
+    claimantUnitName: text('claimant_unit_name'),
+    /** Who raised the claim's current dispute (the `dispute_raiser` rule), and on which sign-off. */
+    disputeRaisedBy: uuid('dispute_raised_by'),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
@@ -279,6 +290,26 @@ export const claimSettlements = pgTable(
   ],
 );
 
+/** One way a member may sign a sign-off (the engine's resolution, kept on the sign-off). */
+export interface SignoffAuthority {
+  member_id: string;
+  /** grant: the natural approver; escalation: a fallback grant or an escalation hop. */
+  via: 'grant' | 'escalation';
+  grant_id: string;
+  approver_assignment_id: string | null;
+  /** The escalation hop that added this member (1, 2, …); absent for the resolution at opening. */
+  hop?: number;
+}
+
+/** A member with authority on a sign-off whose band does not cover its amount. */
+export interface PassedOverApprover {
+  member_id: string;
+  grant_id: string;
+  approver_assignment_id: string | null;
+  /** Which band, in words: "band 0.00 to 5000.00 does not cover 7200.00". */
+  band: string;
+}
+
 export interface SignoffGap {
   grant_id: string;
   reason: GapReason;
@@ -317,10 +348,23 @@ export const claimSignoffs = pgTable(
     signedVia: text('signed_via', { enum: ['grant', 'delegation', 'escalation'] }),
     approverAssignmentId: uuid('approver_assignment_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The claim's approval round this sign-off belongs to (claims.round). */
+    round: integer('round').notNull().default(1),
+    /**
+     * Who may sign and on what authority, as resolved when the step was entered (and grown by
+     * escalation hops): `eligible` holds the same member ids, for queries.
+     */
+    authorities: jsonb('authorities').$type<SignoffAuthority[]>().notNull().default([]),
+    /** Members with authority on this sign-off whose band does not cover its amount (`not_in_band`). */
+    passedOver: jsonb('passed_over').$type<PassedOverApprover[]>().notNull().default([]),
+    /** Escalation hops added so far, and when the last one was (or when the sign-off was opened). */
+    escalationHops: integer('escalation_hops').notNull().default(0),
+    escalatedAt: timestamp('escalated_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
-    uniqueIndex('claim_signoffs_claim_state_account').on(t.organizationId, t.claimId, t.state, t.analyticAccountId),
+    uniqueIndex('claim_signoffs_claim_round_state_account').on(t.organizationId, t.claimId, t.round, t.state, t.analyticAccountId),
+    index('claim_signoffs_open_idx').on(t.organizationId, t.createdAt).where(sql`${t.signatureId} is null`),
     foreignKey({ columns: [t.organizationId, t.claimId], foreignColumns: [claims.organizationId, claims.id] }),
     foreignKey({
       columns: [t.organizationId, t.analyticAccountId],

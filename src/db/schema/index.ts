@@ -13,3 +13,4 @@ export * from './sequences';
 export * from './settings-history';
 export * from './exchange-rates';
 export * from './login-failures';
+export * from './approvals';

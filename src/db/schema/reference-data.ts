@@ -59,6 +59,8 @@ export const analyticAxes = pgTable(
     code: text('code').notNull(),
     name: text('name').notNull(),
     isProjectAxis: boolean('is_project_axis').notNull().default(false),
+    /** Every claim line must be allocated on this axis (its shares summing to 100) to be submitted. */
+    requiredOnClaims: boolean('required_on_claims').notNull().default(false),
     /** The accounts of an inactive axis are refused on new lines, as inactive accounts are. */
     active: boolean('active').notNull().default(true),
     revision: integer('revision').notNull().default(1),
