@@ -30,6 +30,12 @@ export function decisionProcedure(permission: Permission) {
   return authedProcedure.meta({ decision: true }).use(requirePerson).use(requirePermission(permission)).use(writeTransaction);
 }
 
+/**
+ * A people's decision whose authority is the record's own (a claim's reporter, its sign-offs'
+ * grants): session only, no permission named here; the workflow decides who may take which edge.
+ */
+export const workflowDecisionProcedure = authedProcedure.meta({ decision: true }).use(requirePerson).use(writeTransaction);
+
 /** Any caller signed in as a person (a session); an API key is 403 `person_required`. No permission needed. */
 export const sessionProcedure = authedProcedure.use(requirePerson);
 

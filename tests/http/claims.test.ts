@@ -64,7 +64,8 @@ describe('POST /v1/expenses/claims', () => {
         settlements: [],
         signoffs: [],
         available_transitions: [
-          { action_key: 'submit', to: 'submitted', gate: 'reporter', allowed: true, labels: { en: 'Submit', ms: 'Hantar', zh: '提交' }, requires_reason: false },
+          // An empty draft cannot be submitted yet: it has no line.
+          { action_key: 'submit', to: 'review', gate: 'reporter', allowed: false, labels: { en: 'Submit', ms: 'Hantar', zh: '提交' }, requires_reason: false },
           { action_key: 'cancel', to: 'cancelled', gate: 'reporter', allowed: true, labels: { en: 'Cancel', ms: 'Batal', zh: '取消' }, requires_reason: false },
         ],
       });

@@ -29,6 +29,8 @@ const KNOWN = [
   'organization.roles.delete',
   'organization.roles.update',
   'receivables.invoices.transition',
+  'expenses.claims.transition',
+  'expenses.claims.pay',
 ];
 
 function call(caller: unknown, path: string, input: unknown): Promise<unknown> {

@@ -47,7 +47,8 @@ function claimReadableBy(reader: ClaimReader) {
     ? sql<boolean>`true`
     : sql<boolean>`(${claims.claimantMemberId} = ${reader.memberId} or exists (
         select 1 from claim_signoffs s where s.organization_id = ${claims.organizationId} and s.claim_id = ${claims.id}
-          and ${reader.memberId} = any(s.eligible)))`;
+          and (${reader.memberId} = any(s.eligible)
+            or s.passed_over @> jsonb_build_array(jsonb_build_object('member_id', ${reader.memberId}::text)))))`;
 }
 
 /** The claim when it exists in the organization and the reader may read it (see claimReadableBy). */

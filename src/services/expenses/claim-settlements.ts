@@ -6,13 +6,84 @@
  * to the settlement (record_type 'expense_claim_settlement') by the shared binding rules, so it can
  * back no other record.
  */
-import { bumpClaimRevision, insertClaimSettlement, listClaimLines, lockClaim } from '../../db/queries/claims';
+import { bumpClaimRevision, insertClaimSettlement, listClaimLines, lockClaim, type ClaimRow } from '../../db/queries/claims';
 import { findPayoutChannel } from '../../db/queries/people';
 import { AppError, validationError } from '../../lib/errors';
 import { Dec, formatAmount } from '../../lib/money';
 import { amountInCurrency, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { bindDocuments } from '../documents/bind-documents';
+
+export interface PayClaimInput {
+  /** One of the claimant's active channels; the claim's preferred channel when absent. */
+  channel_id?: string | null;
+  proof_document_id?: string | null;
+  /**
+   * The bank's figure for bank-charged lines when it differs from what the line was entered with
+   * (the statement arrived later): the settlement pays it instead of the line's base amount.
+   */
+  bank_charged_amounts?: { line_id: string; amount: string }[];
+}
+
+/**
+ * What paying the claim settles: the active lines' base amounts, a bank-charged line at the bank's
+ * figure when the payer gives one. Refuses (422) a channel that is not the claimant's active one and
+ * a bank figure for a line that is not an active bank-charged line of the claim.
+ */
+export async function writeSettlement(
+  ctx: ServiceContext,
+  claim: Pick<ClaimRow, 'id' | 'claimantMemberId' | 'payoutChannelId'>,
+  input: PayClaimInput,
+  /** An amount given outside the workflow (a partial payout recorded by a factory); checked here. */
+  given?: string,
+) {
+  const { db } = ctx;
+  const organizationId = ctx.principal.organizationId;
+  const base = ctx.org.baseCurrency;
+  const r = new Refusals();
+  const channelId = input.channel_id ?? claim.payoutChannelId;
+  const channel = channelId ? await findPayoutChannel(db, { organizationId, id: channelId }) : undefined;
+  if (!channelId) r.add('/channel_id', 'is required: the claimant has no preferred payout channel');
+  else r.check(Boolean(channel && channel.memberId === claim.claimantMemberId && channel.active), '/channel_id', 'is not an active payout channel of the claimant');
+
+  const lines = (await listClaimLines(db, { organizationId, claimId: claim.id })).filter((l) => !l.withdrawn);
+  const bank = new Map<string, string>();
+  (input.bank_charged_amounts ?? []).forEach((b, i) => {
+    const at = `/bank_charged_amounts/${i}`;
+    const line = lines.find((l) => l.id === b.line_id);
+    if (!r.check(Boolean(line && line.reimbursementBasis === 'bank_charged'), `${at}/line_id`, 'is not an active bank-charged line of the claim')) return;
+    if (!r.check(!bank.has(b.line_id), `${at}/line_id`, 'is given twice')) return;
+    if (amountInCurrency(r, b.amount, base, `${at}/amount`, { positive: true })) bank.set(b.line_id, b.amount);
+  });
+  if (given !== undefined) amountInCurrency(r, given, base, '/amount', { positive: true });
+  r.throwIfAny();
+  const amount = given ?? formatAmount(
+    lines.reduce((sum, l) => sum.plus(bank.get(l.id) ?? l.baseAmount), new Dec(0)),
+    base,
+  );
+  if (new Dec(amount).lte(0)) throw new AppError('conflict', { detail: `The claim reimburses ${amount} ${base}: there is nothing to pay` });
+
+  const id = crypto.randomUUID();
+  if (input.proof_document_id) {
+    await bindDocuments(ctx, { record_type: 'expense_claim_settlement', record_id: id, ids: [input.proof_document_id], pointer: '/proof_document_id' });
+  }
+  return insertClaimSettlement(db, {
+    id,
+    organizationId,
+    claimId: claim.id,
+    channelId: channel!.id,
+    channelKey: channel!.channelKey,
+    channelName: channel!.name,
+    amount,
+    currency: base,
+    settledAt: ctx.now,
+    settledBy: ctx.principal.memberId,
+    proofDocumentId: input.proof_document_id ?? null,
+    accountTail: channel!.accountTail,
+    fieldsCiphertext: channel!.fieldsCiphertext,
+    fieldsMasked: channel!.fieldsMasked,
+  });
+}
 
 export interface RecordClaimSettlementInput {
   /** The claim. */
@@ -23,6 +94,10 @@ export interface RecordClaimSettlementInput {
   proof_document_id?: string | null;
 }
 
+/**
+ * A settlement written outside the workflow (test factories): the amount as given. The product pays
+ * through the `pay` transition (expenses.claims.pay), which writes with writeSettlement.
+ */
 export async function recordClaimSettlement(ctx: ServiceContext, input: RecordClaimSettlementInput) {
   const { db } = ctx;
   const organizationId = ctx.principal.organizationId;
@@ -31,39 +106,7 @@ export async function recordClaimSettlement(ctx: ServiceContext, input: RecordCl
   if (!claim) throw new AppError('not_found');
   const channel = await findPayoutChannel(db, { organizationId, id: input.channel_id });
   if (!channel || channel.memberId !== claim.claimantMemberId) throw validationError('/channel_id', 'is not a payout channel of the claimant');
-
-  let amount = input.amount;
-  if (amount === undefined) {
-    const lines = await listClaimLines(db, { organizationId, claimId: claim.id });
-    amount = formatAmount(
-      lines.filter((l) => !l.withdrawn).reduce((sum, l) => sum.plus(l.baseAmount), new Dec(0)),
-      base,
-    );
-  }
-  const r = new Refusals();
-  amountInCurrency(r, amount, base, '/amount', { positive: true });
-  r.throwIfAny();
-
-  const id = crypto.randomUUID();
-  if (input.proof_document_id) {
-    await bindDocuments(ctx, { record_type: 'expense_claim_settlement', record_id: id, ids: [input.proof_document_id], pointer: '/proof_document_id' });
-  }
-  const row = await insertClaimSettlement(db, {
-    id,
-    organizationId,
-    claimId: claim.id,
-    channelId: channel.id,
-    channelKey: channel.channelKey,
-    channelName: channel.name,
-    amount,
-    currency: base,
-    settledAt: ctx.now,
-    settledBy: ctx.principal.memberId,
-    proofDocumentId: input.proof_document_id ?? null,
-    accountTail: channel.accountTail,
-    fieldsCiphertext: channel.fieldsCiphertext,
-    fieldsMasked: channel.fieldsMasked,
-  });
+  const row = await writeSettlement(ctx, { ...claim, payoutChannelId: channel.id }, { channel_id: channel.id, proof_document_id: input.proof_document_id }, input.amount);
   await bumpClaimRevision(db, { organizationId, id: claim.id });
   return row;
 }

@@ -11,7 +11,6 @@ import {
   listClaimDecisions,
   listClaimLines,
   listClaimSettlements,
-  listClaimSignoffs,
   listLineShares,
   type ClaimReader,
   type ClaimRow,
@@ -24,7 +23,10 @@ import { hasPermission, type Principal } from '../access/principal';
 import type { ServiceContext } from '../context';
 import { primaryUnitNameOn } from '../people/org-chart';
 import { stateOf } from '../workflow/transitions';
-import { loadWorkflow, transitionsFor } from '../workflow/workflows';
+import { actorOf, loadWorkflow } from '../workflow/workflows';
+import { availableTransitions } from '../workflow/transitions';
+import type { SignoffRow as EngineSignoffRow } from '../../db/queries/approval-engine';
+import { claimFacts } from './claim-facts';
 import { deriveClaim, possibleDuplicates } from './derive-claim';
 
 export type { ClaimAnswer };
@@ -53,12 +55,12 @@ export async function getClaim(ctx: ServiceContext, input: { id: string }): Prom
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
-type SignoffRow = Awaited<ReturnType<typeof listClaimSignoffs>>[number];
+type SignoffRow = EngineSignoffRow;
 type LineRow = Awaited<ReturnType<typeof listClaimLines>>[number];
 type ShareRow = Awaited<ReturnType<typeof listLineShares>>[number];
 
 /** One sign-off as the contract's 2.4 sign-off entry answers it (signed when a signature exists). */
-function signoffView(s: SignoffRow): SignoffView {
+function signoffView(s: SignoffRow, eligible: string[]): SignoffView {
   const amount = formatAmount(s.amount, s.currency);
   const view: SignoffView = {
     account_code: s.accountCode,
@@ -67,7 +69,7 @@ function signoffView(s: SignoffRow): SignoffView {
     analytic_account_id: s.analyticAccountId,
     axis_id: s.axisId,
     currency: s.currency,
-    eligible: s.eligible,
+    eligible,
     state: s.state,
   };
   if (s.gap) view.gap = s.gap;
@@ -186,24 +188,23 @@ export async function claimAnswer(ctx: ServiceContext, claim: ClaimRow): Promise
 
   const decisionRows = await listClaimDecisions(db, { organizationId, claimId: claim.id });
   const settlementRows = await listClaimSettlements(db, { organizationId, claimId: claim.id });
-  const signoffRows = await listClaimSignoffs(db, { organizationId, claimId: claim.id, state: claim.state });
+  const { facts, step } = await claimFacts(ctx, claim, (key) => stateOf(def, key).semantic);
 
-  // The unit on the day of the latest submission (leaving a draft state), or today while in draft.
-  let unitDay = ctx.today;
-  if (semantic !== 'draft') {
-    const latest = [...decisionRows].reverse().find((d) => def.states.find((s) => s.key === d.fromState)?.semantic === 'draft');
-    const when = latest?.decidedAt ?? claim.submittedAt;
-    if (when) unitDay = todayIn(org.timeZone, when instanceof Date ? when : new Date(when));
+  // Frozen at the latest submission; in draft (and for claims submitted before it was frozen) as of
+  // the day: today in draft, else the day of the latest submission.
+  let claimantUnitName = claim.claimantUnitName;
+  if (semantic === 'draft' || (claim.claimantUnitName === null && claim.claimantPositionId === null)) {
+    let unitDay = ctx.today;
+    if (semantic !== 'draft') {
+      const latest = [...decisionRows].reverse().find((d) => def.states.find((s) => s.key === d.fromState)?.semantic === 'draft');
+      const when = latest?.decidedAt ?? claim.submittedAt;
+      if (when) unitDay = todayIn(org.timeZone, when instanceof Date ? when : new Date(when));
+    }
+    claimantUnitName = await primaryUnitNameOn(db, { organizationId, memberId: claim.claimantMemberId, day: unitDay });
   }
-  const claimantUnitName = await primaryUnitNameOn(db, { organizationId, memberId: claim.claimantMemberId, day: unitDay });
 
-  const signoffs = signoffRows.map(signoffView);
-
-  const available_transitions = await transitionsFor(db, principal, 'expense_claim', {
-    state: claim.state,
-    reporterMemberId: claim.claimantMemberId,
-    stepComplete: signoffs.length > 0 && signoffs.every((s) => s.signed !== undefined),
-  });
+  const signoffs = step.signoffs.map((s) => signoffView(s, step.eligible.get(s.id) ?? s.eligible));
+  const available_transitions = availableTransitions(def, facts, await actorOf(db, principal));
 
   return {
     claim: {

@@ -18,7 +18,7 @@ import { actorOf, loadWorkflow } from './workflows';
 export const REASON_MAX = 500;
 
 /** How the actor's authority for a decision was established (kept on the decision log, not in the contract's timeline). */
-export type TransitionVia = 'reporter' | 'grant' | 'sole_owner_exception' | 'system';
+export type TransitionVia = 'reporter' | 'grant' | 'delegation' | 'escalation' | 'sole_owner_exception' | 'system';
 
 /** What the record type must have for the step: the record's id, state and revision, locked. */
 export interface LockedRecord {
@@ -39,6 +39,8 @@ export interface TakenStep {
   reason: string;
   via: TransitionVia;
   actorMemberId: string;
+  /** Whose authority the actor decided on: their own, or a delegator's (set by the on-enter work). */
+  authorityMemberId: string;
   decidedAt: Date;
 }
 
@@ -63,7 +65,11 @@ export interface TransitionAdapter<R extends LockedRecord, A> {
    * under the record's lock. May keep the record where it is (`to`), may refuse (AppError), and
    * gives the fields to store with the new state.
    */
-  enter(ctx: ServiceContext, record: R, step: TakenStep): Promise<{ to?: string; set?: Record<string, unknown> } | void>;
+  enter(
+    ctx: ServiceContext,
+    record: R,
+    step: TakenStep,
+  ): Promise<{ to?: string; set?: Record<string, unknown>; via?: TransitionVia; authority_member_id?: string } | void>;
   /** Stores the new state, the on-enter fields and revision + 1. */
   save(ctx: ServiceContext, record: R, change: { state: string; revision: number; set: Record<string, unknown>; step: TakenStep }): Promise<void>;
   /** Appends the decision (timeline entry, claim decision) in the same transaction. */
@@ -161,9 +167,12 @@ export async function takeTransition<R extends LockedRecord, A>(
   }
   const reason = checkReason(input.reason, descriptor);
 
-  const step: TakenStep = { edge, descriptor, def, from: record.state, to: edge.to, reason, via, actorMemberId: ctx.principal.memberId, decidedAt: ctx.now };
+  const actorMemberId = ctx.principal.memberId;
+  const step: TakenStep = { edge, descriptor, def, from: record.state, to: edge.to, reason, via, actorMemberId, authorityMemberId: actorMemberId, decidedAt: ctx.now };
   const entered = (await adapter.enter(ctx, record, step)) ?? {};
   if (entered.to !== undefined) step.to = entered.to;
+  if (entered.via !== undefined && step.via !== 'system' && step.via !== 'sole_owner_exception') step.via = entered.via;
+  if (entered.authority_member_id !== undefined) step.authorityMemberId = entered.authority_member_id;
   await adapter.log(ctx, record, step);
   await adapter.save(ctx, record, { state: step.to, revision: record.revision + 1, set: entered.set ?? {}, step });
   return adapter.answer(ctx, record.id);

@@ -3,7 +3,7 @@
  * what take-transition.ts authorizes an act with, so what a client is shown and what the server
  * enforces cannot disagree. Pure: it reads nothing; the record type's adapter gathers the facts.
  */
-import type { TransitionCondition, TransitionDescriptor, TransitionDefinition, WorkflowDefinition } from './types';
+import type { DescriptorGap, DescriptorSign, RefusalCode, TransitionCondition, TransitionDescriptor, TransitionDefinition, WorkflowDefinition } from './types';
 
 export interface Actor {
   memberId: string;
@@ -22,6 +22,32 @@ export interface RecordFacts {
   raiserMemberId?: string | null;
   /** The edge conditions the record does not meet, with why (an edge naming one is blocked: 409). */
   unmet?: Partial<Record<TransitionCondition, string>>;
+  /**
+   * Whether the sole-owner exception applies to this record type (receivables documents: always;
+   * claims: only when the organization turns it on). Absent: it applies.
+   */
+  soleOwnerException?: boolean;
+  /** On a sign-off step, what this actor may sign (the approval engine's answer for this actor). */
+  signing?: SigningFacts;
+  /** The actor's authority in the current sign-off step (any sign-off), or null: `signoff_authority: 'step'` edges. */
+  stepAuthority?: AuthorityPath | null;
+  /** The actor's authority as an account approver on an unsigned share, or null: `signoff_authority: 'account'` edges. */
+  accountAuthority?: AuthorityPath | null;
+}
+
+/** Whose authority the actor acts on, and how it was established. */
+export interface AuthorityPath {
+  authorityMemberId: string;
+  via: 'grant' | 'delegation' | 'escalation';
+}
+
+/** What the approval engine found for one actor on a sign-off step. */
+export interface SigningFacts {
+  signs: DescriptorSign[];
+  refusal?: { code: RefusalCode; detail: string };
+  gaps: DescriptorGap[];
+  /** The actor signs as the organization's one active member on their own record (claims, when turned on). */
+  soleOwnerException?: boolean;
 }
 
 export function stateOf(def: WorkflowDefinition, key: string) {
@@ -44,18 +70,28 @@ export function describeTransition(t: TransitionDefinition, record: RecordFacts,
       verdict = isReporter ? { ...base, allowed: true } : { ...base, allowed: false, refusal: { code: 'not_reporter', detail: NOT_REPORTER } };
       break;
     case 'advance':
+      if (t.signs) {
+        verdict = signingVerdict(base, record.signing);
+        break;
+      }
+      if (t.signoff_authority) {
+        const raiser = Boolean(t.not_raiser && record.raiserMemberId && record.raiserMemberId === actor.memberId);
+        if (raiser) verdict = { ...base, allowed: false, refusal: { code: 'dispute_raiser', detail: DISPUTE_RAISER } };
+        else verdict = { ...base, allowed: Boolean(authorityFor(t, record)) };
+        break;
+      }
       verdict = { ...base, allowed: Boolean(record.stepComplete) };
       break;
     case 'target':
     case 'source': {
-      const hasAuthority = !t.authority || actor.permissions.has(t.authority);
+      const hasAuthority = (!t.authority || actor.permissions.has(t.authority)) && (!t.signoff_authority || Boolean(authorityFor(t, record)));
       if (!hasAuthority) return { ...base, allowed: false };
       const selfApproval = Boolean(t.segregated && isReporter);
       const raiser = Boolean(t.not_raiser && record.raiserMemberId && record.raiserMemberId === actor.memberId);
       if (selfApproval || raiser) {
         // The sole-owner exception: the organization's one active member may decide their own record,
         // but only with a recorded reason (nobody else could ever take the edge).
-        if (actor.isSoleActiveMember) {
+        if (actor.isSoleActiveMember && record.soleOwnerException !== false) {
           verdict = { ...base, allowed: true, requires_reason: true, sole_owner_exception: true };
         } else {
           verdict = { ...base, allowed: false, refusal: selfApproval ? { code: 'self_approval', detail: SELF_APPROVAL } : { code: 'dispute_raiser', detail: DISPUTE_RAISER } };
@@ -75,6 +111,21 @@ export function describeTransition(t: TransitionDefinition, record: RecordFacts,
     }
   }
   return verdict;
+}
+
+/** The actor's authority on an edge whose authority comes from the sign-off step. */
+export function authorityFor(t: TransitionDefinition, record: RecordFacts): AuthorityPath | null | undefined {
+  return t.signoff_authority === 'account' ? record.accountAuthority : record.stepAuthority;
+}
+
+/** A sign-off edge: allowed when the actor may sign at least one share now. */
+function signingVerdict(base: Omit<TransitionDescriptor, 'allowed'>, signing: SigningFacts | undefined): TransitionDescriptor {
+  const gaps = signing?.gaps.length ? { gaps: signing.gaps } : {};
+  if (!signing || signing.signs.length === 0) {
+    return { ...base, allowed: false, ...gaps, ...(signing?.refusal ? { refusal: signing.refusal } : {}) };
+  }
+  const exception = signing.soleOwnerException ? { requires_reason: true, sole_owner_exception: true } : {};
+  return { ...base, allowed: true, ...exception, ...gaps, signs: signing.signs };
 }
 
 /**

@@ -34,10 +34,21 @@ export interface TransitionDefinition {
    * type's adapter says which are unmet (RecordFacts.unmet). An unmet one is 409 `conflict`.
    */
   conditions?: TransitionCondition[];
+  /**
+   * A sign-off edge (claims' `approve`): the actor signs the shares they may sign now
+   * (RecordFacts.signing); the record moves on when the last one is signed.
+   */
+  signs?: boolean;
+  /**
+   * Authority on this edge comes from the record's current sign-off step rather than (only) a
+   * permission: `step` — the actor may sign, or holds authority on, one of its sign-offs;
+   * `account` — through an approver assignment on an unsigned share (an account approver).
+   */
+  signoff_authority?: 'step' | 'account';
 }
 
 /** Record conditions an edge may name (TransitionDefinition.conditions). */
-export const TRANSITION_CONDITIONS = ['nothing_allocated', 'credit_within_invoice'] as const;
+export const TRANSITION_CONDITIONS = ['nothing_allocated', 'credit_within_invoice', 'claim_has_lines', 'claim_lines_complete'] as const;
 export type TransitionCondition = (typeof TRANSITION_CONDITIONS)[number];
 
 
@@ -59,6 +70,8 @@ export interface TransitionDescriptor {
   requires_reason: boolean;
   sole_owner_exception?: boolean;
   refusal?: { code: RefusalCode; detail: string };
+  gaps?: DescriptorGap[];
+  signs?: DescriptorSign[];
   /**
    * Internal, not in the contract (output schemas drop it): the edge is not allowed because of the
    * record's own condition (e.g. an invoice with allocations cannot be cancelled), whoever the
@@ -67,3 +80,22 @@ export interface TransitionDescriptor {
   blocked?: { condition: TransitionCondition; detail: string };
 }
 
+
+/** A gap object of the contract (2.5): why a step has nobody, or not its natural approver, to take it. */
+export interface DescriptorGap {
+  grant_id: string;
+  reason: GapReason;
+  analytic_account_id?: string;
+  axis_id?: string;
+  member_id?: string;
+  position_id?: string;
+}
+
+/** A share the edge lets the actor sign (contract 2.5 `signs`). */
+export interface DescriptorSign {
+  account_code: string;
+  account_name: string;
+  amount: string;
+  analytic_account_id: string;
+  axis_id: string;
+}

@@ -1,8 +1,12 @@
 import { router } from '../../trpc';
 import { createClaimProcedure } from './create-claim';
 import { getClaimProcedure } from './get-claim';
+import { payClaimProcedure } from './pay-claim';
+import { transitionClaimProcedure } from './transition-claim';
 
 export const claimsRouter = router({
   create: createClaimProcedure,
   get: getClaimProcedure,
+  transition: transitionClaimProcedure,
+  pay: payClaimProcedure,
 });
