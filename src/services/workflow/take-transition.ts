@@ -118,12 +118,13 @@ function checkReason(reason: string | undefined, descriptor: TransitionDescripto
 }
 
 /** The refusal the descriptor gives, as the act answers it. */
-function refusalError(descriptor: TransitionDescriptor): AppError {
+function refusalError(descriptor: TransitionDescriptor, edge: TransitionDefinition): AppError {
   if (descriptor.blocked) return new AppError('conflict', { detail: descriptor.blocked.detail });
   if (descriptor.refusal) {
     return new AppError('transition_refused', { detail: descriptor.refusal.detail, extensions: { refusal: descriptor.refusal } });
   }
-  if (descriptor.gate === 'advance') return new AppError('conflict', { detail: `The conditions of ${descriptor.action_key} are not met yet` });
+  // An advance edge whose conditions are the record's own (not the actor's authority) is not met yet.
+  if (descriptor.gate === 'advance' && !edge.signs && !edge.signoff_authority) return new AppError('conflict', { detail: `The conditions of ${descriptor.action_key} are not met yet` });
   return new AppError('forbidden', { detail: `You do not hold the authority to ${descriptor.action_key} this record` });
 }
 
@@ -160,7 +161,7 @@ export async function takeTransition<R extends LockedRecord, A>(
   let via: TransitionVia = edge.gate === 'reporter' ? 'reporter' : descriptor.sole_owner_exception ? 'sole_owner_exception' : 'grant';
   if (!descriptor.allowed) {
     const overridable = options.systemOverridesGates && ctx.principal.via === 'system' && !descriptor.blocked && edge.gate !== 'advance';
-    if (!overridable) throw refusalError(descriptor);
+    if (!overridable) throw refusalError(descriptor, edge);
     descriptor = { ...descriptor, allowed: true, requires_reason: Boolean(edge.requires_reason) };
     delete descriptor.refusal;
     via = 'system';
