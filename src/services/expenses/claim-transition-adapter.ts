@@ -7,7 +7,7 @@
  * its authority. It never decides who may take an edge: transitions.ts does.
  */
 import { signSignoff } from '../../db/queries/approval-engine';
-import { bumpClaimRevision, findClaim, insertClaimDecision, lockClaim, nextClaimDecisionSeq, type ClaimRow } from '../../db/queries/claims';
+import { bumpClaimRevision, findClaim, findReadableClaim, insertClaimDecision, lockClaim, nextClaimDecisionSeq, type ClaimRow } from '../../db/queries/claims';
 import { findPrimaryUnitOn } from '../../db/queries/people';
 import { AppError } from '../../lib/errors';
 import type { ServiceContext } from '../context';
@@ -15,7 +15,7 @@ import { signoffStepOf, openSignoffs, type ClaimStepFacts } from '../workflow/ap
 import type { TakenStep, TransitionAdapter, TransitionVia } from '../workflow/take-transition';
 import { stateOf } from '../workflow/transitions';
 import { claimFacts } from './claim-facts';
-import { claimAnswer, type ClaimAnswer } from './read-claim';
+import { claimAnswer, claimReader, type ClaimAnswer } from './read-claim';
 import { writeSettlement, type PayClaimInput } from './claim-settlements';
 
 /** Signs what the descriptor showed; answers where the claim goes and how the decision was authorised. */
@@ -58,7 +58,13 @@ export function claimTransitionAdapter(pay: PayClaimInput = {}): TransitionAdapt
   return {
     recordType: 'expense_claim',
     notFoundDetail: 'No such claim in this organization',
-    lock: (ctx, id) => lockClaim(ctx.db, { organizationId: ctx.principal.organizationId, id }),
+    // A claim the caller may not read is answered as one that does not exist (404), whatever they try.
+    async lock(ctx, id) {
+      const organizationId = ctx.principal.organizationId;
+      const claim = await lockClaim(ctx.db, { organizationId, id });
+      if (!claim || !(await findReadableClaim(ctx.db, { organizationId, id, reader: claimReader(ctx.principal) }))) return undefined;
+      return claim;
+    },
     async facts(ctx, claim, def) {
       const { facts, step } = await claimFacts(ctx, claim, (s) => stateOf(def, s).semantic);
       stepFacts.set(claim, step);
