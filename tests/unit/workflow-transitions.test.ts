@@ -32,16 +32,21 @@ describe('availableTransitions', () => {
     expect(without[0]).toMatchObject({ action_key: 'issue', allowed: false });
   });
 
-  it('a claim in draft: submit and cancel for the claimant; advance edges follow the step', () => {
+  it('a claim in draft: submit and cancel for the claimant; approve follows what the engine lets the actor sign', () => {
     const claimant = availableTransitions(DEFAULT_EXPENSE_CLAIM_WORKFLOW, draft, { memberId: preparer, permissions: new Set(), isSoleActiveMember: false });
     expect(claimant.map((x) => `${x.action_key}:${x.allowed}`)).toEqual(['submit:true', 'cancel:true']);
-    const submitted = { state: 'submitted', reporterMemberId: preparer };
-    const approve = (stepComplete: boolean) =>
-      availableTransitions(DEFAULT_EXPENSE_CLAIM_WORKFLOW, { ...submitted, stepComplete }, { memberId: other, permissions: new Set(), isSoleActiveMember: false }).find(
+    const sign = { account_code: 'P-1', account_name: 'One', amount: '10.00', analytic_account_id: preparer, axis_id: other };
+    const approve = (signs: (typeof sign)[]) =>
+      availableTransitions(DEFAULT_EXPENSE_CLAIM_WORKFLOW, { state: 'review', reporterMemberId: preparer, signing: { signs, gaps: [] } }, { memberId: other, permissions: new Set(), isSoleActiveMember: false }).find(
         (x) => x.action_key === 'approve',
       );
-    expect(approve(false)?.allowed).toBe(false);
-    expect(approve(true)?.allowed).toBe(true);
+    expect(approve([])).toMatchObject({ allowed: false });
+    expect(approve([sign])).toMatchObject({ allowed: true, signs: [sign], to: 'finance' });
+    // A sole active member deciding their own claim gets no exception unless the organization turned it on.
+    const own = (soleOwnerException: boolean) =>
+      availableTransitions(DEFAULT_EXPENSE_CLAIM_WORKFLOW, { state: 'approved', reporterMemberId: preparer, soleOwnerException }, { memberId: preparer, permissions: new Set(['expenses.claim.pay']), isSoleActiveMember: true })[0];
+    expect(own(false)).toMatchObject({ action_key: 'pay', allowed: false, refusal: { code: 'self_approval' } });
+    expect(own(true)).toMatchObject({ action_key: 'pay', allowed: true, sole_owner_exception: true, requires_reason: true });
   });
 
   it('labels carry en for every edge, each at most 200 characters', () => {

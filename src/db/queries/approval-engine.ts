@@ -10,6 +10,7 @@ import {
   approvalGrants,
   approverAssignments,
   claimPolicies,
+  claims,
   claimSignoffs,
   delegations,
   members,
@@ -199,4 +200,23 @@ export async function addSignoffHop(
     .update(claimSignoffs)
     .set({ authorities: q.authorities, eligible: q.eligible, escalationHops: q.hops, escalatedAt: q.at })
     .where(and(eq(claimSignoffs.organizationId, q.organizationId), eq(claimSignoffs.id, q.id), isNull(claimSignoffs.signatureId)));
+}
+
+/**
+ * Unsigned sign-offs of claims still in their step and round, with hops left under their
+ * organization's policy, longest waiting first: what the escalation job looks at.
+ */
+export async function listDueSignoffs(db: Database, q: { limit: number }): Promise<SignoffRow[]> {
+  return db
+    .select({ s: claimSignoffs })
+    .from(claimSignoffs)
+    .innerJoin(
+      claims,
+      and(eq(claims.organizationId, claimSignoffs.organizationId), eq(claims.id, claimSignoffs.claimId), eq(claims.state, claimSignoffs.state), eq(claims.round, claimSignoffs.round)),
+    )
+    .leftJoin(claimPolicies, eq(claimPolicies.organizationId, claimSignoffs.organizationId))
+    .where(and(isNull(claimSignoffs.signatureId), sql`${claimSignoffs.escalationHops} < coalesce(${claimPolicies.escalationMaxHops}, 2)`))
+    .orderBy(sql`coalesce(${claimSignoffs.escalatedAt}, ${claimSignoffs.createdAt})`, asc(claimSignoffs.id))
+    .limit(q.limit)
+    .then((rows) => rows.map((r) => r.s));
 }
