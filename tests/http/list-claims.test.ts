@@ -208,6 +208,7 @@ describe('GET /v1/expenses/claims', () => {
       ['month=2026-1', 400, '/query/month'],
       ['month=26-01', 400, '/query/month'],
       ['month=2026-01-01', 400, '/query/month'],
+      ['month=0000-01', 400, '/query/month'],
       ['limit=0', 400, '/query/limit'],
       ['limit=101', 400, '/query/limit'],
       ['limit=ten', 400, '/query/limit'],

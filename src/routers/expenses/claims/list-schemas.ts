@@ -16,7 +16,7 @@ export const listClaimsInput = z.strictObject({
   state: z.string().max(100).optional().describe('Only claims in this state of the claim workflow (a state key; an unknown one is 422)'),
   month: z
     .string()
-    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month as YYYY-MM')
+    .regex(/^[1-9]\d{3}-(0[1-9]|1[0-2])$/, 'must be a month as YYYY-MM')
     .optional()
     .describe("Only claims created in this month (YYYY-MM) of the organization's time zone"),
   q: z
