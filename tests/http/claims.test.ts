@@ -311,7 +311,7 @@ describe('POST /v1/expenses/claims', () => {
   });
 });
 
-describe('expenses.claims.get (tRPC only)', () => {
+describe('expenses.claims.get', () => {
   it('reads a filed claim back: the same JSON as the filing answer, with its ETag', async () => {
     const org = await createTestOrganization(t.db);
     const filed = await file(org.owner.apiKey, { title: 'Read me back' });
@@ -327,11 +327,12 @@ describe('expenses.claims.get (tRPC only)', () => {
     expect(trpc.json().result.data).toEqual(filed.json());
   });
 
-  it('is not a REST path', async () => {
+  it('is also the REST path GET /v1/expenses/claims/{id} (tests/http/claim-reads.test.ts)', async () => {
     const org = await createTestOrganization(t.db);
-    const filed = await file(org.owner.apiKey, { title: 'Not on REST' });
+    const filed = await file(org.owner.apiKey, { title: 'On REST' });
     const res = await t.app.inject({ method: 'GET', url: `/v1/expenses/claims/${filed.json().claim.id}`, headers: bearer(org.owner.apiKey) });
-    expect(res.statusCode).toBe(404);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(filed.json());
   });
 
   it("another employee's claim, or another organization's, reads as absent; an approver reads it", async () => {
@@ -355,14 +356,14 @@ describe('expenses.claims.get (tRPC only)', () => {
 });
 
 describe('OpenAPI', () => {
-  it('documents POST /expenses/claims as a 201 with Location and ETag, and no read path', async () => {
+  it('documents POST /expenses/claims as a 201 with Location and ETag, and the read path', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const op = doc.paths['/expenses/claims'].post;
     expect(Object.keys(op.responses)).toContain('201');
     expect(op.responses['201'].headers).toHaveProperty('Location');
     expect(op.responses['201'].headers).toHaveProperty('ETag');
     expect(op.responses['200']).toBeUndefined();
-    expect(doc.paths['/expenses/claims/{id}']).toBeUndefined();
+    expect(doc.paths['/expenses/claims/{id}'].get.responses['200'].headers.ETag).toBeDefined();
     const claimKeys = Object.keys(doc.components.schemas.Claim.properties);
     expect(claimKeys).toContain('claimant_unit_name');
     const inputProps = Object.keys(op.requestBody.content['application/json'].schema.properties ?? {});

@@ -32,6 +32,8 @@ export const ADDED_OPERATIONS = [
   'POST /receivables/receipts',
   'GET /receivables/receipts/{id}',
   'GET /receivables/receipts',
+  'GET /expenses/claims/{id}',
+  'GET /expenses/claims',
 ];
 
 async function fetchDoc() {
@@ -167,13 +169,17 @@ describe('expense claims in the document', () => {
     // The same formats as the invoices'.
     expect(schemas.ReceivablesDocument.properties.created_at).toMatchObject({ type: 'string', format: 'date-time' });
   });
-  it('POST /expenses/claims says its Location is the canonical URL, read over tRPC until the REST read lands', async () => {
+  it('POST /expenses/claims says its Location is the canonical URL, which GET /expenses/claims/{id} reads with an ETag', async () => {
     const doc = await fetchDoc();
     const create = doc.paths['/expenses/claims'].post;
     expect(create.responses['201'].headers).toMatchObject({ Location: expect.any(Object), ETag: expect.any(Object) });
-    expect(create.description).toContain("The Location header is the claim's canonical URL (/v1/expenses/claims/{id})");
-    expect(create.description).toContain('read the claim with the tRPC procedure expenses.claims.get');
-    // Truthful: no REST read is documented at that address yet.
-    expect(doc.paths['/expenses/claims/{id}']).toBeUndefined();
+    expect(create.description).toContain("The Location header is the claim's canonical URL (/v1/expenses/claims/{id}), which GET reads.");
+    expect(create.description).not.toContain('tRPC');
+    const read = doc.paths['/expenses/claims/{id}'].get;
+    expect(read.responses['200'].headers.ETag).toEqual({ $ref: '#/components/headers/ETag' });
+    expect(read.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ClaimAnswer' });
+    const list = doc.paths['/expenses/claims'].get;
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['cursor', 'limit', 'month', 'q', 'scope', 'state']);
+    expect(list.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ClaimList' });
   });
 });

@@ -31,24 +31,50 @@ export async function findClaim(db: Database, q: { organizationId: string; id: s
 
 export type ClaimRow = NonNullable<Awaited<ReturnType<typeof findClaim>>>;
 
-/** Who reads: the member, and whether their permissions let them read every claim (approvers, payers). */
+/**
+ * Who reads: the member, whether their permissions let them read every claim (approvers, payers),
+ * and the organization's today (a delegation counts only on the days it runs).
+ */
 export interface ClaimReader {
   memberId: string;
   readsAll: boolean;
+  /** The organization's today (YYYY-MM-DD). */
+  today: string;
 }
 
 /**
- * The one rule of who may read a claim, as a predicate on the `claims` row: the claimant, whoever
- * reads every claim, and whoever is eligible to sign one of its sign-offs. Reading one claim and
- * disclosing the references of possible duplicates both use it, so they cannot disagree.
+ * Whether `memberId` holds, on `today`, an active delegation from a member of the sign-off `s`'s
+ * `eligible` that covers the sign-off (scope all; or its grant, its axis or its analytic account).
+ * `s` is the alias of a claim_signoffs row in the surrounding statement. One hop only: the delegator
+ * must be eligible in their own right, never through a delegation of their own.
  */
-function claimReadableBy(reader: ClaimReader) {
+export function delegatedFromEligible(memberId: string, today: string) {
+  return sql<boolean>`exists (
+    select 1 from delegations d
+    where d.organization_id = s.organization_id and d.delegate_member_id = ${memberId}::uuid and d.active
+      and d.valid_from <= ${today}::date and d.valid_to >= ${today}::date
+      and d.delegator_member_id::text = any(s.eligible)
+      and (d.scope = 'all'
+        or (d.scope = 'analytic_account' and d.analytic_account_id = s.analytic_account_id)
+        or (d.scope = 'axis' and d.axis_id = s.axis_id)
+        or (d.scope = 'grant' and s.authorities @> jsonb_build_array(jsonb_build_object('member_id', d.delegator_member_id::text, 'grant_id', d.grant_id::text)))))`;
+}
+
+/**
+ * The one rule of who may read a claim, as a predicate on the `claims` row: the claimant; whoever
+ * reads every claim; a member eligible on one of its sign-offs (escalation hops included: the engine
+ * adds them to `eligible`), or who signed one; and a delegate of an eligible member (see
+ * delegatedFromEligible). Reading one claim, the list and disclosing the references of possible
+ * duplicates all use it, so they cannot disagree.
+ */
+export function claimReadableBy(reader: ClaimReader) {
   return reader.readsAll
     ? sql<boolean>`true`
     : sql<boolean>`(${claims.claimantMemberId} = ${reader.memberId} or exists (
         select 1 from claim_signoffs s where s.organization_id = ${claims.organizationId} and s.claim_id = ${claims.id}
-          and (${reader.memberId} = any(s.eligible)
-            or s.passed_over @> jsonb_build_array(jsonb_build_object('member_id', ${reader.memberId}::text)))))`;
+          and (${reader.memberId} = any(s.eligible) or s.signed_actor_member_id = ${reader.memberId}::uuid
+            or s.passed_over @> jsonb_build_array(jsonb_build_object('member_id', ${reader.memberId}::text))
+            or ${delegatedFromEligible(reader.memberId, reader.today)})))`;
 }
 
 /** The claim when it exists in the organization and the reader may read it (see claimReadableBy). */

@@ -26,7 +26,7 @@ async function mayRead(ctx: ServiceContext, file: FileRow): Promise<boolean> {
     organizationId: principal.organizationId,
     recordType: file.recordType,
     recordId: file.recordId,
-    reader: claimReader(principal),
+    reader: claimReader(ctx),
   });
 }
 

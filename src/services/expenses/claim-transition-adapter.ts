@@ -62,7 +62,7 @@ export function claimTransitionAdapter(pay: PayClaimInput = {}): TransitionAdapt
     async lock(ctx, id) {
       const organizationId = ctx.principal.organizationId;
       const claim = await lockClaim(ctx.db, { organizationId, id });
-      if (!claim || !(await findReadableClaim(ctx.db, { organizationId, id, reader: claimReader(ctx.principal) }))) return undefined;
+      if (!claim || !(await findReadableClaim(ctx.db, { organizationId, id, reader: claimReader(ctx) }))) return undefined;
       return claim;
     },
     async facts(ctx, claim, def) {

@@ -36,19 +36,21 @@ type SignoffView = ClaimAnswer['signoffs'][number];
 
 /**
  * The caller as a claim reader: approvers and payers read every claim of the organization; the rest
- * of the rule (claimant, eligible signer) is the query's claimReadableBy, used for the single read
- * and for the references of possible duplicates alike.
+ * of the rule (claimant, eligible signer, delegate on the organization's today) is the query's
+ * claimReadableBy, used for the single read, the list and the references of possible duplicates alike.
  */
-export function claimReader(principal: Principal): ClaimReader {
+export function claimReader(ctx: { principal: Principal; today: string }): ClaimReader {
+  const { principal } = ctx;
   return {
     memberId: principal.memberId,
     readsAll: hasPermission(principal, 'expenses.claim.approve') || hasPermission(principal, 'expenses.claim.pay'),
+    today: ctx.today,
   };
 }
 
 /** Reads one claim the caller may read; any other answers 404, like a claim that does not exist. */
 export async function getClaim(ctx: ServiceContext, input: { id: string }): Promise<ClaimAnswer> {
-  const claim = await findReadableClaim(ctx.db, { organizationId: ctx.principal.organizationId, id: input.id, reader: claimReader(ctx.principal) });
+  const claim = await findReadableClaim(ctx.db, { organizationId: ctx.principal.organizationId, id: input.id, reader: claimReader(ctx) });
   if (!claim) throw new AppError('not_found', { detail: 'No such claim in this organization' });
   return claimAnswer(ctx, claim);
 }
@@ -162,7 +164,7 @@ export async function claimAnswer(ctx: ServiceContext, claim: ClaimRow): Promise
     organizationId,
     claimId: claim.id,
     sha256s: hashes,
-    reader: claimReader(principal),
+    reader: claimReader(ctx),
   });
   const duplicates = possibleDuplicates(
     lineRows.map((l) => ({ line_no: l.lineNo, sha256s: documents.filter((d) => d.lineId === l.id).map((d) => d.sha256) })),
@@ -249,4 +251,15 @@ export async function claimAnswer(ctx: ServiceContext, claim: ClaimRow): Promise
     signoffs,
     available_transitions,
   };
+}
+
+/**
+ * The claim's `available_transitions` for the caller, and nothing else of the answer: what the
+ * claim answer shows and what `scope=to_act` lists by (the approve descriptor's `signs`). Pass the
+ * current state's sign-offs when they are at hand.
+ */
+export async function claimTransitions(ctx: ServiceContext, claim: ClaimRow): Promise<ClaimAnswer['available_transitions']> {
+  const def = await loadWorkflow(ctx.db, ctx.principal.organizationId, 'expense_claim');
+  const { facts } = await claimFacts(ctx, claim, (key) => stateOf(def, key).semantic);
+  return availableTransitions(def, facts, await actorOf(ctx.db, ctx.principal));
 }

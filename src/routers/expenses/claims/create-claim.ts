@@ -14,8 +14,7 @@ export const createClaimProcedure = writeProcedure('expenses.claim.create')
       description:
         'Files a claim for the caller (with an API key, for the key\'s owner); there is no claimant, currency or total field. ' +
         'The claim starts as a draft at revision 1 with the next EC-YYYY-NNNN reference; the answer carries it in a quoted ETag. ' +
-        'The Location header is the claim\'s canonical URL (/v1/expenses/claims/{id}); it has no REST GET yet: ' +
-        'until the REST read lands, read the claim with the tRPC procedure expenses.claims.get. ' +
+        'The Location header is the claim\'s canonical URL (/v1/expenses/claims/{id}), which GET reads. ' +
         'Permission: expenses.claim.create.',
       tags: ['Expense claims'],
       protect: true,

@@ -1,12 +1,14 @@
 import { router } from '../../trpc';
 import { createClaimProcedure } from './create-claim';
 import { getClaimProcedure } from './get-claim';
+import { listClaimsProcedure } from './list-claims';
 import { payClaimProcedure } from './pay-claim';
 import { transitionClaimProcedure } from './transition-claim';
 
 export const claimsRouter = router({
   create: createClaimProcedure,
   get: getClaimProcedure,
+  list: listClaimsProcedure,
   transition: transitionClaimProcedure,
   pay: payClaimProcedure,
 });
