@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestMember, createTestOrganization, type TestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
+import type { LooseCaller } from '../helpers/settings-calls';
 import { clientOf, describeSharedRefusals, expectRefused, historyOf, readAllPages, refusal } from '../helpers/settings';
 
 /**
@@ -10,6 +11,8 @@ import { clientOf, describeSharedRefusals, expectRefused, historyOf, readAllPage
  */
 
 const t = useTestApp();
+/** Loosely typed, so refusals of wrong shapes can be sent. */
+const loose = (token: string, revision?: number): LooseCaller => clientOf(t, token, revision);
 const settings = (org: TestOrganization, revision?: number) => clientOf(t, org.owner.session, revision).settings;
 const code = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 
@@ -101,7 +104,7 @@ describe('settings.approvalGrants: the fields of each kind', () => {
     expectRefused(e, 422, 'validation', '/max_levels');
     expectRefused(await refusal(create({ name: 'S', kind: 'superior', step: 'review', max_levels: 0 })), 422, 'validation', '/max_levels');
     expectRefused(await refusal(create({ name: 'S', kind: 'superior', step: 'review', max_levels: 1.5 })), 400, 'invalid_request', '/max_levels');
-    expectRefused(await refusal(create({ name: 'S', kind: 'manager', step: 'review' })), 400, 'invalid_request', '/kind');
+    expectRefused(await refusal(loose(org.owner.session).settings.approvalGrants.create({ name: 'S', kind: 'manager', step: 'review' })), 400, 'invalid_request', '/kind');
     // A position of the org chart works; a retired one does not; an inactive member does not.
     expect((await create({ name: 'Controller seat', kind: 'default', step: 'finance', holder_position_id: seat.id })).holder_position_id).toBe(seat.id);
     await settings(org, seat.revision).positions.deactivate({ id: seat.id });
@@ -140,8 +143,8 @@ describe('settings.approvalGrants: the fields of each kind', () => {
   it('kind and step cannot change: update does not take them (400 unknown field)', async () => {
     const org = await createTestOrganization(t.db);
     const g = await controllerGrant(org);
-    expectRefused(await refusal(settings(org, g.revision).approvalGrants.update({ id: g.id, kind: 'superior' })), 400, 'invalid_request', '/kind');
-    expectRefused(await refusal(settings(org, g.revision).approvalGrants.update({ id: g.id, step: 'review' })), 400, 'invalid_request', '/step');
+    expectRefused(await refusal(loose(org.owner.session, g.revision).settings.approvalGrants.update({ id: g.id, kind: 'superior' })), 400, 'invalid_request', '/kind');
+    expectRefused(await refusal(loose(org.owner.session, g.revision).settings.approvalGrants.update({ id: g.id, step: 'review' })), 400, 'invalid_request', '/step');
   });
 });
 
@@ -209,7 +212,7 @@ describe('settings.approvalGrants: the primary grant and fallbacks', () => {
   it('lists by name in keyset pages; inactive ones with include_inactive', async () => {
     const org = await createTestOrganization(t.db);
     for (let i = 0; i < 5; i++) await controllerGrant(org, { name: `Controller ${i}` });
-    const all = await readAllPages(settings(org).approvalGrants.list, {}, 2);
+    const all = await readAllPages(settings(org).approvalGrants.list as never, {}, 2);
     expect(all.pages).toBe(4);
     expect(all.items.map((g) => (g as unknown as { name: string }).name)).toEqual(['Controller 0', 'Controller 1', 'Controller 2', 'Controller 3', 'Controller 4', 'Line manager', 'Project approvers']);
     const c0 = (await grantsOf(org))[0]!;

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createTestMember, createTestOrganization, type TestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
+import type { LooseCaller } from '../helpers/settings-calls';
 import { clientOf, expectRefused, historyOf, refusal } from '../helpers/settings';
 
 /**
@@ -11,6 +12,8 @@ import { clientOf, expectRefused, historyOf, refusal } from '../helpers/settings
  */
 
 const t = useTestApp();
+/** Loosely typed, so refusals of wrong shapes can be sent. */
+const loose = (token: string, revision?: number): LooseCaller => clientOf(t, token, revision);
 const settings = (org: TestOrganization, revision?: number) => clientOf(t, org.owner.session, revision).settings;
 
 describe('settings.claimPolicy', () => {
@@ -52,9 +55,9 @@ describe('settings.claimPolicy', () => {
     expectRefused(await refusal(update({ weekend_days: [6, 6] })), 422, 'validation', '/weekend_days');
     expectRefused(await refusal(update({ weekend_days: [0] })), 422, 'validation', '/weekend_days/0');
     expectRefused(await refusal(update({ weekend_days: [8] })), 422, 'validation', '/weekend_days/0');
-    expectRefused(await refusal(update({ escalation_working_days: '3' })), 400, 'invalid_request', '/escalation_working_days');
-    expectRefused(await refusal(update({ sole_owner_exception: 'true' })), 400, 'invalid_request', '/sole_owner_exception');
-    expectRefused(await refusal(update({ colour: 'red' })), 400, 'invalid_request', '/colour');
+    expectRefused(await refusal(loose(org.owner.session, 1).settings.claimPolicy.update({ escalation_working_days: '3' })), 400, 'invalid_request', '/escalation_working_days');
+    expectRefused(await refusal(loose(org.owner.session, 1).settings.claimPolicy.update({ sole_owner_exception: 'true' })), 400, 'invalid_request', '/sole_owner_exception');
+    expectRefused(await refusal(loose(org.owner.session, 1).settings.claimPolicy.update({ colour: 'red' })), 400, 'invalid_request', '/colour');
     expectRefused(await refusal(settings(org, 2).claimPolicy.update({ escalation_working_days: 4 })), 409, 'revision_mismatch', '/headers/if-match');
     expectRefused(await refusal(settings(org).claimPolicy.update({ escalation_working_days: 4 })), 428, 'revision_required', '/headers/if-match');
     const viewer = await createTestMember(t.db, org.id, { role: 'viewer' });
@@ -80,7 +83,7 @@ describe('settings.analyticAxes: required_on_claims', () => {
       ['DEPT', true],
       ['PRJ', true],
     ]);
-    expectRefused(await refusal(settings(org, 2).analyticAxes.update({ id: dept.id, required_on_claims: 'no' })), 400, 'invalid_request', '/required_on_claims');
+    expectRefused(await refusal(loose(org.owner.session, 2).settings.analyticAxes.update({ id: dept.id, required_on_claims: 'no' })), 400, 'invalid_request', '/required_on_claims');
   });
 });
 
