@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestMember, createTestOrganization, type TestOrganization } from '../factories/organization';
-import { useTestApp } from '../helpers/app';
+import { onPostgres, useTestApp } from '../helpers/app';
 import type { LooseCaller } from '../helpers/settings-calls';
 import { clientOf, describeSharedRefusals, expectRefused, historyOf, readAllPages, refusal } from '../helpers/settings';
 
@@ -219,5 +219,28 @@ describe('settings.approvalGrants: the primary grant and fallbacks', () => {
     await settings(org, c0.revision).approvalGrants.deactivate({ id: c0.id });
     expect((await grantsOf(org)).map((g) => g.name)).not.toContain('Controller 0');
     expect((await settings(org).approvalGrants.list({ include_inactive: true })).items.map((g) => g.name)).toContain('Controller 0');
+  });
+});
+
+describe.skipIf(!onPostgres)('on PostgreSQL, concurrently', () => {
+  it('two superior grants racing: one is written, the other is 409 (never both active)', async () => {
+    const org = await createTestOrganization(t.db);
+    const line = (await grantsOf(org)).find((g) => g.kind === 'superior')!;
+    await settings(org, line.revision).approvalGrants.deactivate({ id: line.id });
+    const answers = await Promise.allSettled([1, 2].map((i) => settings(org).approvalGrants.create({ name: `Line ${i}`, kind: 'superior', step: 'review' })));
+    expect(answers.map((a) => a.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expectRefused((answers.find((a) => a.status === 'rejected') as PromiseRejectedResult).reason, 409, 'conflict', '/kind');
+    expect((await grantsOf(org)).filter((g) => g.kind === 'superior')).toHaveLength(1);
+  });
+
+  it('two grants made each other\'s fallback at once: one applies, the other is 422 (never a cycle)', async () => {
+    const org = await createTestOrganization(t.db);
+    const [a, b] = [await controllerGrant(org), await controllerGrant(org)];
+    const answers = await Promise.allSettled([
+      settings(org, a.revision).approvalGrants.update({ id: a.id, fallback_grant_id: b.id }),
+      settings(org, b.revision).approvalGrants.update({ id: b.id, fallback_grant_id: a.id }),
+    ]);
+    expect(answers.map((x) => x.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expectRefused((answers.find((x) => x.status === 'rejected') as PromiseRejectedResult).reason, 422, 'validation', '/fallback_grant_id');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
 import { createTestMember, createTestOrganization, type TestOrganization } from '../factories/organization';
-import { useTestApp } from '../helpers/app';
+import { onPostgres, useTestApp } from '../helpers/app';
 import type { LooseCaller } from '../helpers/settings-calls';
 import { clientOf, describeSharedRefusals, expectRefused, historyOf, readAllPages, refusal } from '../helpers/settings';
 
@@ -174,5 +174,24 @@ describe('me.delegations', () => {
     expect(ended).toMatchObject({ active: false, revision: 2 });
     expect((await mine.list({})).items.map((x) => x.id)).toEqual([viaKey.id]);
     expect((await settings(org).delegations.list({ include_inactive: true })).items).toHaveLength(2);
+  });
+});
+
+describe.skipIf(!onPostgres)('on PostgreSQL, concurrently', () => {
+  it('two overlapping delegations of one delegator racing: one is written, the other is 409', async () => {
+    const org = await createTestOrganization(t.db);
+    const [boss, d1, d2] = [await member(org), await member(org), await member(org)];
+    const answers = await Promise.allSettled(
+      [d1, d2].map((d) => settings(org).delegations.create({ delegator_member_id: boss.id, delegate_member_id: d.id, valid_from: '2026-01-01', valid_to: '2026-01-31' })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expectRefused((answers.find((a) => a.status === 'rejected') as PromiseRejectedResult).reason, 409, 'conflict');
+  });
+
+  it('a policy updated twice at the same revision: one applies, the other is 409 revision_mismatch', async () => {
+    const org = await createTestOrganization(t.db);
+    const answers = await Promise.allSettled([4, 5].map((d) => clientOf(t, org.owner.session, 1).settings.claimPolicy.update({ escalation_working_days: d })));
+    expect(answers.map((a) => a.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expectRefused((answers.find((a) => a.status === 'rejected') as PromiseRejectedResult).reason, 409, 'revision_mismatch');
   });
 });
