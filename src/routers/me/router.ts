@@ -1,4 +1,5 @@
 import { router } from '../trpc';
+import { meDelegationsRouter } from './delegations/router';
 import { createPayoutChannelProcedure } from './payout-channels/create-payout-channel';
 import { deactivatePayoutChannelProcedure } from './payout-channels/deactivate-payout-channel';
 import { listPayoutChannelsProcedure } from './payout-channels/list-payout-channels';
@@ -10,4 +11,5 @@ export const meRouter = router({
     create: createPayoutChannelProcedure,
     deactivate: deactivatePayoutChannelProcedure,
   }),
+  delegations: meDelegationsRouter,
 });

@@ -2,10 +2,14 @@ import { router } from '../trpc';
 import { accountsRouter } from './accounts/router';
 import { analyticAccountsRouter } from './analytic-accounts/router';
 import { analyticAxesRouter } from './analytic-axes/router';
+import { approvalGrantsRouter } from './approval-grants/router';
+import { approverAssignmentsRouter } from './approver-assignments/router';
+import { claimPolicyRouter } from './claim-policy/router';
 import { claimGroupsRouter } from './claim-groups/router';
 import { companyGroupsRouter } from './company-groups/router';
 import { counterpartyMappingsRouter } from './counterparty-mappings/router';
 import { customFieldsRouter } from './custom-fields/router';
+import { delegationsRouter } from './delegations/router';
 import { exchangeRatesRouter } from './exchange-rates/router';
 import { expenseCategoriesRouter } from './expense-categories/router';
 import { mileageRatesRouter } from './mileage-rates/router';
@@ -34,4 +38,8 @@ export const settingsRouter = router({
   tradeLines: tradeLinesRouter,
   companyGroups: companyGroupsRouter,
   counterpartyMappings: counterpartyMappingsRouter,
+  approvalGrants: approvalGrantsRouter,
+  approverAssignments: approverAssignmentsRouter,
+  delegations: delegationsRouter,
+  claimPolicy: claimPolicyRouter,
 });

@@ -22,7 +22,7 @@ import { checkCode, checkName, keysetPage, leavesUnchanged, lockedForChange, mus
  */
 
 export function analyticAxisView(a: AnalyticAxisRow) {
-  return { id: a.id, code: a.code, name: a.name, is_project_axis: a.isProjectAxis, active: a.active, revision: a.revision };
+  return { id: a.id, code: a.code, name: a.name, is_project_axis: a.isProjectAxis, required_on_claims: a.requiredOnClaims, active: a.active, revision: a.revision };
 }
 export type AnalyticAxisView = ReturnType<typeof analyticAxisView>;
 
@@ -51,6 +51,8 @@ export interface CreateAnalyticAxisInput {
   code: string;
   name: string;
   is_project_axis?: boolean;
+  /** Every claim line must be allocated on this axis (DESIGN section 17). */
+  required_on_claims?: boolean;
 }
 
 export async function createAnalyticAxisRow(ctx: ServiceContext, input: CreateAnalyticAxisInput): Promise<AnalyticAxisRow> {
@@ -65,7 +67,7 @@ export async function createAnalyticAxisRow(ctx: ServiceContext, input: CreateAn
   const code = input.code.trim();
   const row = must(
     await axisWrite(
-      () => insertAnalyticAxis(ctx.db, { organizationId: ctx.org.id, code, name: input.name.trim(), isProjectAxis: input.is_project_axis ?? false }),
+      () => insertAnalyticAxis(ctx.db, { organizationId: ctx.org.id, code, name: input.name.trim(), isProjectAxis: input.is_project_axis ?? false, requiredOnClaims: input.required_on_claims ?? false }),
       code,
     ),
   );
@@ -83,6 +85,7 @@ export interface UpdateAnalyticAxisInput {
   code?: string;
   name?: string;
   is_project_axis?: boolean;
+  required_on_claims?: boolean;
 }
 
 export async function updateAnalyticAxis(ctx: ServiceContext, input: UpdateAnalyticAxisInput): Promise<AnalyticAxisView> {
@@ -92,7 +95,7 @@ export async function updateAnalyticAxis(ctx: ServiceContext, input: UpdateAnaly
   r.throwIfAny();
   const current = lockedForChange(await lockAnalyticAxis(ctx.db, { organizationId: ctx.org.id, id: input.id }), input.expected_revision, 'analytic axis');
   const code = input.code?.trim();
-  const patch = { code, name: input.name?.trim(), isProjectAxis: input.is_project_axis };
+  const patch = { code, name: input.name?.trim(), isProjectAxis: input.is_project_axis, requiredOnClaims: input.required_on_claims };
   if (leavesUnchanged(current, patch)) return analyticAxisView(current);
   if (input.is_project_axis !== undefined && input.is_project_axis !== current.isProjectAxis) {
     if (input.is_project_axis) {

@@ -6,6 +6,7 @@ import { ACCOUNT_TYPES } from '../../domain/receivables';
 import { isTaxType } from '../../lib/code-lists';
 import { checkRatePlaces, Dec } from '../../lib/money';
 import { onOrganizationCreated } from '../access/admin';
+import { insertDefaultApprovalGrants } from '../approvals-setup/defaults';
 import type { ServiceContext } from '../context';
 import { accountView } from './accounts';
 import { recordSettingsChanges } from './history';
@@ -61,6 +62,8 @@ export async function insertDefaultReferenceData(ctx: ServiceContext): Promise<v
 /** Registered once by services/register.ts: every organization created from then on gets the defaults. */
 export function registerReferenceDataDefaults(): void {
   onOrganizationCreated(async (db: Database, organizationId: string) => {
-    await insertDefaultReferenceData(await systemContextFor(db, organizationId));
+    const ctx = await systemContextFor(db, organizationId);
+    await insertDefaultReferenceData(ctx);
+    await insertDefaultApprovalGrants(ctx);
   });
 }

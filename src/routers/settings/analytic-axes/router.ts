@@ -13,11 +13,12 @@ export const analyticAxisSchema = z.object({
   code: z.string(),
   name: z.string(),
   is_project_axis: z.boolean(),
+  required_on_claims: z.boolean().describe('Every claim line must be allocated on this axis'),
   active: z.boolean(),
   revision: z.int(),
 });
 
-const fields = { code: z.string(), name: z.string(), is_project_axis: bool().optional() };
+const fields = { code: z.string(), name: z.string(), is_project_axis: bool().optional(), required_on_claims: bool().optional() };
 
 export const analyticAxesRouter = router({
   list: settingsReadProcedure

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { getClaimPolicy, updateClaimPolicy } from '../../../services/approvals-setup/claim-policy';
+import { svc } from '../../context';
+import { settingsReadProcedure, settingsWriteProcedure } from '../../procedures';
+import { router } from '../../trpc';
+import { answered, bool, withRevision } from '../shared';
+
+/** settings.claimPolicy.get|update: escalation, weekends and the sole-owner exception (one record; defaults at revision 1). */
+
+export const claimPolicySchema = z
+  .object({
+    escalation_working_days: z.int(),
+    escalation_max_hops: z.int(),
+    weekend_days: z.array(z.int()).nullable().describe('ISO weekdays (1 = Monday); null: by the seller address state'),
+    sole_owner_exception: z.boolean(),
+    revision: z.int(),
+  })
+  .meta({ id: 'ClaimPolicy' });
+
+export const claimPolicyRouter = router({
+  get: settingsReadProcedure
+    .input(z.strictObject({}).optional())
+    .output(claimPolicySchema)
+    .query(async ({ ctx }) => answered(ctx, await getClaimPolicy(svc(ctx)))),
+  update: settingsWriteProcedure
+    .input(
+      z.strictObject({
+        escalation_working_days: z.int().optional().describe('1 to 30; default 3'),
+        escalation_max_hops: z.int().optional().describe('0 to 10; default 2'),
+        weekend_days: z.array(z.int()).max(7).nullable().optional(),
+        sole_owner_exception: bool().optional(),
+      }),
+    )
+    .output(claimPolicySchema)
+    .mutation(async ({ ctx, input }) => answered(ctx, await updateClaimPolicy(svc(ctx), withRevision(ctx, input)))),
+});

@@ -1,0 +1,140 @@
+/**
+ * settings.approverAssignments: a member approving one analytic account's shares for a dated period
+ * (valid_to inclusive, null = open) within a band (min_amount default 0, max_amount null = no limit),
+ * in the base currency. The account and member are fixed at creation; the period and band change.
+ */
+import * as q from '../../db/queries/approvals';
+import { findMemberRef } from '../../db/queries/people';
+import { findAnalyticAccountsByIds } from '../../db/queries/reference-data';
+import { Dec, formatAmount } from '../../lib/money';
+import { amountInCurrency, datedPeriod, Refusals } from '../../lib/refusals';
+import type { ServiceContext } from '../context';
+import { checkRevision } from '../revision';
+import { recordSettingsChange } from '../settings/history';
+import type { PageInput } from '../settings/page';
+import { conflict, notFound, written } from '../settings/records';
+import { keysetPage } from '../settings/rules';
+
+const ENTITY = 'approverAssignments';
+
+export function assignmentView(ctx: ServiceContext, a: q.ApproverAssignmentRow) {
+  const base = ctx.org.baseCurrency;
+  return {
+    id: a.id,
+    analytic_account_id: a.analyticAccountId,
+    member_id: a.memberId,
+    valid_from: a.validFrom,
+    valid_to: a.validTo,
+    min_amount: formatAmount(a.minAmount, base),
+    max_amount: a.maxAmount === null ? null : formatAmount(a.maxAmount, base),
+    active: a.active,
+    revision: a.revision,
+    created_at: a.createdAt.toISOString(),
+  };
+}
+export type AssignmentAnswer = ReturnType<typeof assignmentView>;
+
+export async function listAssignments(ctx: ServiceContext, input: PageInput & { include_inactive?: boolean; analytic_account_id?: string }) {
+  const includeInactive = input.include_inactive ?? false;
+  const analyticAccountId = input.analytic_account_id;
+  return keysetPage(
+    ctx,
+    'settings.approverAssignments',
+    input,
+    { include_inactive: includeInactive, analytic_account_id: analyticAccountId ?? null },
+    (after, limit) => q.listAssignmentsPage(ctx.db, { organizationId: ctx.org.id, includeInactive, analyticAccountId, after, limit }),
+    (a) => a.validFrom,
+    (a) => assignmentView(ctx, a),
+  );
+}
+
+/** The band: amounts in the base currency's places, not negative, max ≥ min. */
+function checkBand(ctx: ServiceContext, r: Refusals, min: string, max: string | null): void {
+  const base = ctx.org.baseCurrency;
+  const minOk = amountInCurrency(r, min, base, '/min_amount');
+  if (max === null) return;
+  if (amountInCurrency(r, max, base, '/max_amount') && minOk) r.check(new Dec(max).gte(min), '/max_amount', 'must not be less than min_amount');
+}
+
+export interface CreateAssignmentInput {
+  analytic_account_id: string;
+  member_id: string;
+  valid_from: string;
+  valid_to?: string | null;
+  min_amount?: string;
+  max_amount?: string | null;
+}
+
+export async function createAssignment(ctx: ServiceContext, input: CreateAssignmentInput): Promise<AssignmentAnswer> {
+  const r = new Refusals();
+  const org = { organizationId: ctx.org.id };
+  const [account] = await findAnalyticAccountsByIds(ctx.db, { ...org, ids: [input.analytic_account_id] });
+  r.check(Boolean(account?.active), '/analytic_account_id', 'is not an active analytic account of this organization');
+  const member = await findMemberRef(ctx.db, { ...org, id: input.member_id });
+  r.check(Boolean(member?.active), '/member_id', 'is not an active member of this organization');
+  datedPeriod(r, input.valid_from, input.valid_to);
+  const min = input.min_amount ?? '0';
+  const max = input.max_amount ?? null;
+  checkBand(ctx, r, min, max);
+  r.throwIfAny();
+  const row = written(
+    await q.insertAssignmentRow(ctx.db, {
+      ...org,
+      analyticAccountId: input.analytic_account_id,
+      memberId: input.member_id,
+      validFrom: input.valid_from,
+      validTo: input.valid_to ?? null,
+      minAmount: min,
+      maxAmount: max,
+    }),
+  );
+  const after = assignmentView(ctx, row);
+  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', after });
+  return after;
+}
+
+export interface UpdateAssignmentInput {
+  id: string;
+  expected_revision: number;
+  valid_from?: string;
+  valid_to?: string | null;
+  min_amount?: string;
+  max_amount?: string | null;
+}
+
+async function locked(ctx: ServiceContext, id: string, expected: number) {
+  const current = await q.findAssignment(ctx.db, { organizationId: ctx.org.id, id, forUpdate: true });
+  if (!current) throw notFound('approver assignment');
+  checkRevision(current.revision, expected);
+  if (!current.active) throw conflict('/id', 'is inactive', 'An inactive approver assignment is kept as it was; create a new one instead');
+  return current;
+}
+
+export async function updateAssignment(ctx: ServiceContext, input: UpdateAssignmentInput): Promise<AssignmentAnswer> {
+  const current = await locked(ctx, input.id, input.expected_revision);
+  const r = new Refusals();
+  const from = input.valid_from ?? current.validFrom;
+  const to = input.valid_to === undefined ? current.validTo : input.valid_to;
+  datedPeriod(r, from, to);
+  const min = input.min_amount ?? new Dec(current.minAmount).toFixed();
+  const max = input.max_amount === undefined ? (current.maxAmount === null ? null : new Dec(current.maxAmount).toFixed()) : input.max_amount;
+  checkBand(ctx, r, min, max);
+  r.throwIfAny();
+  const row = written(await q.updateAssignmentRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { validFrom: from, validTo: to, minAmount: min, maxAmount: max }));
+  const before = assignmentView(ctx, current);
+  const after = assignmentView(ctx, row);
+  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before, after });
+  return after;
+}
+
+export async function deactivateAssignment(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<AssignmentAnswer> {
+  const current = await q.findAssignment(ctx.db, { organizationId: ctx.org.id, id: input.id, forUpdate: true });
+  if (!current) throw notFound('approver assignment');
+  checkRevision(current.revision, input.expected_revision);
+  if (!current.active) throw conflict('/id', 'is already inactive', 'The approver assignment is already inactive');
+  const row = written(await q.updateAssignmentRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { active: false }));
+  const before = assignmentView(ctx, current);
+  const after = assignmentView(ctx, row);
+  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
+  return after;
+}
