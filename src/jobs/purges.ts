@@ -1,32 +1,41 @@
+import { deleteExpiredIdempotencyKeysOfAllOrganizations } from '../db/queries/idempotency';
 import { deleteFinishedJobs } from '../db/queries/jobs';
 import { deleteStaleLoginFailures } from '../db/queries/login-failures';
 import { ACCOUNT_RUN_RESET_SECONDS } from '../services/access/login';
-import { purgeExpiredIdempotencyKeys } from '../services/idempotency/idempotency';
-import type { JobHandler } from './registry';
+import { enqueue } from './queue';
+import type { JobContext, JobHandler } from './registry';
 
 /**
  * The purge jobs: they delete only rows that can never change an answer again, so running one
  * early, twice or in two processes at once changes nothing a caller sees. System-wide (no
- * organization). Each deletes in batches inside its job's transaction.
+ * organization). Each deletes in batches inside its job's transaction, at most MAX_BATCHES a run.
  */
 
 const BATCH = 5000;
+/** Batches one run deletes at most, so its transaction stays short; a continuation takes the rest. */
+const MAX_BATCHES = 20;
 
-async function inBatches(step: () => Promise<number>): Promise<number> {
+/**
+ * Deletes batch after batch; when the cap is reached with rows left, enqueues a continuation of the
+ * same kind in the job's transaction (one pending at a time), which the next batch of the runner takes.
+ */
+async function inBatches(ctx: JobContext, step: () => Promise<number>): Promise<number> {
   let total = 0;
-  for (;;) {
+  for (let i = 0; i < MAX_BATCHES; i++) {
     const n = await step();
     total += n;
     if (n < BATCH) return total;
   }
+  await enqueue(ctx.db, { kind: ctx.job.kind, now: ctx.now, dedupeKey: `${ctx.job.kind}:continuation` });
+  return total;
 }
 
 /**
  * Idempotency keys whose 24 hours are over (DESIGN section 7): lookups already ignore them (the key
  * is new again, and storing it anew replaces the row), so deleting them only keeps the table small.
  */
-export const purgeIdempotencyKeys: JobHandler = async ({ db, now }) => {
-  await purgeExpiredIdempotencyKeys(db, now, BATCH);
+export const purgeIdempotencyKeys: JobHandler = async (ctx) => {
+  await inBatches(ctx, () => deleteExpiredIdempotencyKeysOfAllOrganizations(ctx.db, { now: ctx.now, batchSize: BATCH }));
 };
 
 /**
@@ -35,17 +44,22 @@ export const purgeIdempotencyKeys: JobHandler = async ({ db, now }) => {
  * configured LOGIN_FAILURE_WINDOW_SECONDS, the window the login service counts with.
  */
 export function purgeLoginFailures(windowSeconds: number): JobHandler {
-  return async ({ db, now }) => {
-    await inBatches(() =>
-      deleteStaleLoginFailures(db, { now, addressWindowSeconds: windowSeconds, accountResetSeconds: ACCOUNT_RUN_RESET_SECONDS, batchSize: BATCH }),
+  return async (ctx) => {
+    await inBatches(ctx, () =>
+      deleteStaleLoginFailures(ctx.db, {
+        now: ctx.now,
+        addressWindowSeconds: windowSeconds,
+        accountResetSeconds: ACCOUNT_RUN_RESET_SECONDS,
+        batchSize: BATCH,
+      }),
     );
   };
 }
 
 /** Jobs done more than `retentionDays` ago (dead jobs stay, for an operator to read). */
 export function purgeFinishedJobs(retentionDays: number): JobHandler {
-  return async ({ db, now }) => {
-    const before = new Date(now.getTime() - retentionDays * 86_400_000);
-    await inBatches(() => deleteFinishedJobs(db, { before, batchSize: BATCH }));
+  return async (ctx) => {
+    const before = new Date(ctx.now.getTime() - retentionDays * 86_400_000);
+    await inBatches(ctx, () => deleteFinishedJobs(ctx.db, { before, batchSize: BATCH }));
   };
 }

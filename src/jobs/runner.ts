@@ -132,11 +132,25 @@ export class JobRunner {
     void tick();
   }
 
-  /** Stops polling and waits for the batch under way (its jobs finish or fail as usual). */
-  async stop(): Promise<void> {
+  /**
+   * Stops polling and waits for the batch under way (its jobs finish or fail as usual), at most
+   * `timeoutMs`: a job still running then is taken again by another process when its lease runs out.
+   */
+  async stop(opts: { timeoutMs?: number } = {}): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
-    await this.#batch;
+    if (!this.#batch) return;
+    const timeoutMs = opts.timeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.#o.log?.warn({ timeoutMs }, 'stopped waiting for the job batch; its lease will hand it on');
+        resolve();
+      }, timeoutMs);
+      timer.unref();
+    });
+    await Promise.race([this.#batch, limit]);
+    clearTimeout(timer);
   }
 }

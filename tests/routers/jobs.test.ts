@@ -101,6 +101,31 @@ describe('a batch of the runner', () => {
   });
 });
 
+describe('start and stop', () => {
+  it('start() polls for due jobs; stop() waits for the job under way, which finishes done', async () => {
+    const kind = uniqueKind('polled');
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    const runner = new JobRunner({
+      db: t.db,
+      registry: new JobRegistry().register(kind, async () => {
+        entered();
+        await new Promise((r) => setTimeout(r, 200));
+      }),
+      pollIntervalMs: 20,
+    });
+    runner.start();
+    try {
+      const id = await enqueue(t.db, { kind });
+      await inside;
+      await runner.stop();
+      expect((await findJob(t.db, id!))!.state).toBe('done');
+    } finally {
+      await runner.stop();
+    }
+  });
+});
+
 describe('the standard jobs', () => {
   it('are registered with their periods from the configuration; a period of 0 leaves one unscheduled', () => {
     const registry = buildJobRegistry(loadConfig({ IDEMPOTENCY_PURGE_INTERVAL_SECONDS: '0' } as NodeJS.ProcessEnv));
