@@ -134,7 +134,10 @@ describe.skipIf(!onPostgres)('the job runner across connections', () => {
     expect(backoffMs(20, { base: 30, max: 3600, random: 0 })).toBe(3_600_000);
     const kind = uniqueKind('jitter');
     const id = (await enqueue(t.db, { kind, now: NOW }))!;
-    await runner(t.db, kind, async () => { throw new Error('x'); }, { random: 0.5 }).runOnce(NOW);
+    const failing: JobHandler = async () => {
+      throw new Error('x');
+    };
+    await runner(t.db, kind, failing, { random: 0.5 }).runOnce(NOW);
     expect((await findJob(t.db, id))!.runAt).toEqual(new Date(NOW.getTime() + 33_750));
   });
 
