@@ -54,9 +54,9 @@ export function addWorkingDays(day: string, n: number, weekendDays: readonly num
   const step = n < 0 ? -1 : 1;
   let left = Math.abs(n);
   // Any seven consecutive days hold `perWeek` working days: jump whole weeks, then walk the rest.
-  const weeks = Math.floor((left - 1) / perWeek);
-  let current = left > 0 && weeks > 0 ? addDays(day, step * 7 * weeks) : day;
-  if (weeks > 0) left -= weeks * perWeek;
+  const weeks = Math.max(0, Math.floor((left - 1) / perWeek));
+  let current = addDays(day, step * 7 * weeks);
+  left -= weeks * perWeek;
   while (left > 0) {
     current = addDays(current, step);
     if (!weekend.has(isoWeekday(current))) left -= 1;
