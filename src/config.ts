@@ -37,6 +37,16 @@ const schema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   /** How often expired idempotency keys are purged, in seconds (0 turns the job off). */
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(900),
+  /** How often failed-login counters that no longer count are purged, in seconds (0 turns the job off). */
+  LOGIN_FAILURE_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
+  /** How often this process looks for due background jobs, in milliseconds (0: this process runs no jobs). */
+  JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
+  /** Jobs one process claims at a time. */
+  JOB_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** How long a claimed job is held before another process may take it again (its process may have died), in seconds. */
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  /** Days a finished job is kept (dead jobs are kept until an operator deletes them). */
+  JOB_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   /**
    * AES-256 key (64 hex digits or base64 of 32 bytes) encrypting payout channel fields at rest.
    * Required with DATABASE_URL (start-up fails without it). Only the embedded database may do

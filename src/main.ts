@@ -6,7 +6,7 @@ import { openDatabase } from './db/client';
 import type { AppDeps } from './deps';
 import { isDatabaseEmpty } from './db/queries/bootstrap';
 import { seedDemo } from './demo/seed-demo';
-import { purgeExpiredIdempotencyKeys } from './services/idempotency/idempotency';
+import { startJobRunner } from './jobs/start-jobs';
 import { createRateLimits } from './services/rate-limit/limits';
 import { buildServer } from './server';
 import './services/register';
@@ -24,8 +24,6 @@ async function main() {
     now: () => new Date(),
     rateLimits: createRateLimits(config, handle.kind, handle.db),
   };
-  const stopPurge = startIdempotencyPurge(deps);
-
   let demo: { key?: string; customer?: string; owner?: { email: string; password: string }; file?: string } | undefined;
   const seed = config.SEED_DEMO ?? (handle.kind === 'pglite' ? 'true' : 'false');
   if (seed === 'true' && (await isDatabaseEmpty(handle.db))) {
@@ -42,9 +40,11 @@ async function main() {
   }
 
   const app = await buildServer(deps, { logger: true });
+  // Background jobs (purges, ...) from the job table; drained before the database closes.
+  const jobs = startJobRunner(deps);
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'shutting down');
-    stopPurge();
+    await jobs?.stop();
     await app.close();
     await handle.close();
     process.exit(0);
@@ -69,33 +69,6 @@ async function main() {
     lines.push(`  Existing database: the demo ids and credentials are in ${join(config.DATA_DIR, 'demo.json')} when it was seeded here; admin commands (npm run admin) need the server stopped on the embedded database`);
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
-}
-
-/**
- * Deletes idempotency keys older than 24 hours, at start and then every
- * IDEMPOTENCY_PURGE_INTERVAL_SECONDS. Expired keys are already ignored by lookups (the key is new
- * again); the job only keeps the table small. Several processes running it at once is harmless.
- */
-function startIdempotencyPurge(deps: Pick<AppDeps, 'db' | 'log' | 'now' | 'config'>) {
-  const seconds = deps.config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS;
-  if (seconds === 0) return () => {};
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const purged = await purgeExpiredIdempotencyKeys(deps.db, deps.now());
-      if (purged > 0) deps.log.info({ purged }, 'purged expired idempotency keys');
-    } catch (err) {
-      deps.log.warn({ err }, 'purging expired idempotency keys failed; will retry');
-    } finally {
-      running = false;
-    }
-  };
-  void run();
-  const timer = setInterval(() => void run(), seconds * 1000);
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 main().catch((err) => {

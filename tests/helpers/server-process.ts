@@ -39,6 +39,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       CURSOR_SECRET: 'concurrency-test-cursor-secret-0123456789',
       // The tests' own keys in the past must not be purged under them.
       IDEMPOTENCY_PURGE_INTERVAL_SECONDS: '0',
+      // Nor purged by the background jobs (stale login failures, ...): test processes run no jobs.
+      JOB_POLL_INTERVAL_MS: '0',
       // Other tests fail keys from 127.0.0.1 into the shared per-address counter.
       RATE_LIMIT_AUTH_FAILURES: '1000000',
       // Required with DATABASE_URL; the test data is encrypted under the same key the test app uses.

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { queryRows } from '../client';
 import type { Database } from '../client';
 import { loginFailures } from '../schema';
 
@@ -76,4 +77,30 @@ export async function countAccountFailure(
 /** A successful login ends the account's run of failures. */
 export async function clearAccountFailures(db: Database, q: { subject: string }) {
   await db.delete(loginFailures).where(and(eq(loginFailures.kind, 'account'), eq(loginFailures.subject, q.subject)));
+}
+
+/**
+ * Deletes up to `batchSize` counters that no longer change any answer (a purge job across every
+ * subject; answers how many went): address counters whose window ended (the next failure starts a
+ * new window anyway), and account counters whose run was forgotten (`resetSeconds` after the last
+ * failure) and whose lock, if any, is over. Either behaves exactly like a missing row.
+ */
+export async function deleteStaleLoginFailures(
+  db: Database,
+  q: { now: Date; addressWindowSeconds: number; accountResetSeconds: number; batchSize: number },
+): Promise<number> {
+  const now = ts(q.now);
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`with gone as (
+          delete from login_failures where ctid in (
+            select ctid from login_failures
+            where (kind = 'address' and window_started_at + make_interval(secs => ${q.addressWindowSeconds}) <= ${now})
+               or (kind = 'account' and last_failed_at + make_interval(secs => ${q.accountResetSeconds}) <= ${now}
+                   and (locked_until is null or locked_until <= ${now}))
+            limit ${q.batchSize})
+          returning 1)
+        select count(*)::int as n from gone`,
+  );
+  return Number(row?.n ?? 0);
 }

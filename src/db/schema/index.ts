@@ -14,3 +14,4 @@ export * from './settings-history';
 export * from './exchange-rates';
 export * from './login-failures';
 export * from './approvals';
+export * from './jobs';

@@ -36,7 +36,7 @@ export function loginSettings(config: Config): LoginSettings {
 }
 
 /** A run of an account's failures is forgotten a day after its last failure. */
-const ACCOUNT_RUN_RESET_SECONDS = 24 * 3600;
+export const ACCOUNT_RUN_RESET_SECONDS = 24 * 3600;
 
 export interface LoginContext {
   /** The pool, never a transaction: failures must be counted even though the login is refused. */

@@ -1,0 +1,134 @@
+import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { queryRows, type Database } from '../client';
+import { jobs } from '../schema';
+
+/**
+ * The job table's statements (schema/jobs.ts, src/jobs/). Jobs are infrastructure, not tenant
+ * data: claiming takes every organization's due jobs at once (a job carries its organization id for
+ * its handler), so these take kinds and clocks instead of an organization id.
+ */
+
+export type JobRow = typeof jobs.$inferSelect;
+export type NewJob = Pick<typeof jobs.$inferInsert, 'kind' | 'payload' | 'organizationId' | 'runAt' | 'dedupeKey' | 'maxAttempts' | 'createdAt'>;
+
+/** Inserts a job; with a dedupe key already pending (queued, running, failed), inserts nothing and answers undefined. */
+export async function insertJob(db: Database, job: NewJob): Promise<string | undefined> {
+  const [row] = await db.insert(jobs).values(job).onConflictDoNothing().returning({ id: jobs.id });
+  return row?.id;
+}
+
+/**
+ * Inserts a periodic job unless a job with its dedupe key exists in any state (a period already
+ * done is not run again); two processes racing meet the pending-key unique index instead.
+ */
+export async function insertJobOnce(db: Database, job: NewJob & { dedupeKey: string }): Promise<string | undefined> {
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`insert into jobs (kind, payload, organization_id, run_at, dedupe_key, max_attempts, created_at)
+        select ${job.kind}, ${JSON.stringify(job.payload ?? {})}::jsonb, ${job.organizationId ?? null}::uuid,
+               ${job.runAt.toISOString()}::timestamptz, ${job.dedupeKey}, ${job.maxAttempts ?? 5}, ${job.createdAt.toISOString()}::timestamptz
+        where not exists (select 1 from jobs where dedupe_key = ${job.dedupeKey})
+        on conflict do nothing
+        returning id`,
+  );
+  return row?.id;
+}
+
+/**
+ * Claims up to `limit` due jobs of the given kinds in one statement: waiting jobs whose time has
+ * come, and running jobs whose lease ran out with attempts left. Rows another process is claiming
+ * are skipped, not waited for. Each claim counts an attempt and takes a lease until `leaseUntil`.
+ */
+export async function claimDueJobs(db: Database, q: { now: Date; limit: number; leaseUntil: Date; kinds: string[] }): Promise<JobRow[]> {
+  if (q.kinds.length === 0 || q.limit < 1) return [];
+  const due = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        inArray(jobs.kind, q.kinds),
+        or(
+          and(inArray(jobs.state, ['queued', 'failed']), lte(jobs.runAt, q.now)),
+          and(eq(jobs.state, 'running'), lte(jobs.lockedUntil, q.now), sql`${jobs.attempts} < ${jobs.maxAttempts}`),
+        ),
+      ),
+    )
+    .orderBy(jobs.runAt)
+    .limit(q.limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(jobs)
+    .set({ state: 'running', attempts: sql`${jobs.attempts} + 1`, lockedUntil: q.leaseUntil })
+    .where(inArray(jobs.id, due))
+    .returning();
+}
+
+/**
+ * A running job whose lease ran out on its last attempt (its process died each time): dead, so it
+ * is not claimed for ever. Answers how many.
+ */
+export async function buryJobsOutOfAttempts(db: Database, q: { now: Date; kinds: string[] }): Promise<number> {
+  if (q.kinds.length === 0) return 0;
+  const rows = await db
+    .update(jobs)
+    .set({ state: 'dead', lockedUntil: null, finishedAt: q.now, lastError: 'the lease ran out on the last attempt (its process stopped)' })
+    .where(and(inArray(jobs.kind, q.kinds), eq(jobs.state, 'running'), lte(jobs.lockedUntil, q.now), sql`${jobs.attempts} >= ${jobs.maxAttempts}`))
+    .returning({ id: jobs.id });
+  return rows.length;
+}
+
+/** The claim `attempts` made, still current: only it may finish or fail the job. */
+const stillClaimed = (id: string, attempts: number) => and(eq(jobs.id, id), eq(jobs.state, 'running'), eq(jobs.attempts, attempts));
+
+/**
+ * Marks a claimed job done, inside the handler's transaction: the row stays locked until commit (so
+ * no other process takes it meanwhile, lease or not), and a rollback undoes the mark with the work.
+ * False when the claim is no longer current (another process took the job after the lease ran out).
+ */
+export async function markJobDone(tx: Database, q: { id: string; attempts: number; now: Date }): Promise<boolean> {
+  const rows = await tx
+    .update(jobs)
+    .set({ state: 'done', lockedUntil: null, finishedAt: q.now })
+    .where(stillClaimed(q.id, q.attempts))
+    .returning({ id: jobs.id });
+  return rows.length === 1;
+}
+
+/** Records a failed attempt: retried at `retryAt`, or dead when no attempts are left. Answers the new state. */
+export async function markJobFailed(
+  db: Database,
+  q: { id: string; attempts: number; now: Date; retryAt: Date; error: string },
+): Promise<'failed' | 'dead' | undefined> {
+  const dead = sql`${jobs.attempts} >= ${jobs.maxAttempts}`;
+  const [row] = await db
+    .update(jobs)
+    .set({
+      state: sql`case when ${dead} then 'dead' else 'failed' end`,
+      runAt: sql`case when ${dead} then ${jobs.runAt} else ${q.retryAt.toISOString()}::timestamptz end`,
+      finishedAt: sql`case when ${dead} then ${q.now.toISOString()}::timestamptz else null end`,
+      lockedUntil: null,
+      lastError: q.error,
+    })
+    .where(stillClaimed(q.id, q.attempts))
+    .returning({ state: jobs.state });
+  return row?.state as 'failed' | 'dead' | undefined;
+}
+
+/** Deletes up to `batchSize` jobs done before `before`; answers how many went. Dead jobs stay for an operator. */
+export async function deleteFinishedJobs(db: Database, q: { before: Date; batchSize: number }): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`with gone as (
+          delete from jobs where id in (
+            select id from jobs where state = 'done' and finished_at < ${q.before.toISOString()}::timestamptz limit ${q.batchSize})
+          returning 1)
+        select count(*)::int as n from gone`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** One job, for tests and operators. */
+export async function findJob(db: Database, id: string): Promise<JobRow | undefined> {
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
+  return row;
+}

@@ -1,0 +1,65 @@
+import { deleteExpiredIdempotencyKeysOfAllOrganizations } from '../db/queries/idempotency';
+import { deleteFinishedJobs } from '../db/queries/jobs';
+import { deleteStaleLoginFailures } from '../db/queries/login-failures';
+import { ACCOUNT_RUN_RESET_SECONDS } from '../services/access/login';
+import { enqueue } from './queue';
+import type { JobContext, JobHandler } from './registry';
+
+/**
+ * The purge jobs: they delete only rows that can never change an answer again, so running one
+ * early, twice or in two processes at once changes nothing a caller sees. System-wide (no
+ * organization). Each deletes in batches inside its job's transaction, at most MAX_BATCHES a run.
+ */
+
+const BATCH = 5000;
+/** Batches one run deletes at most, so its transaction stays short; a continuation takes the rest. */
+const MAX_BATCHES = 20;
+
+/**
+ * Deletes batch after batch; when the cap is reached with rows left, enqueues a continuation of the
+ * same kind in the job's transaction (one pending at a time), which the next batch of the runner takes.
+ */
+async function inBatches(ctx: JobContext, step: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const n = await step();
+    total += n;
+    if (n < BATCH) return total;
+  }
+  await enqueue(ctx.db, { kind: ctx.job.kind, now: ctx.now, dedupeKey: `${ctx.job.kind}:continuation` });
+  return total;
+}
+
+/**
+ * Idempotency keys whose 24 hours are over (DESIGN section 7): lookups already ignore them (the key
+ * is new again, and storing it anew replaces the row), so deleting them only keeps the table small.
+ */
+export const purgeIdempotencyKeys: JobHandler = async (ctx) => {
+  await inBatches(ctx, () => deleteExpiredIdempotencyKeysOfAllOrganizations(ctx.db, { now: ctx.now, batchSize: BATCH }));
+};
+
+/**
+ * Failed-login counters that behave like a missing row (an address window that ended; an account
+ * run forgotten a day after its last failure, with no lock in force). `windowSeconds` is the
+ * configured LOGIN_FAILURE_WINDOW_SECONDS, the window the login service counts with.
+ */
+export function purgeLoginFailures(windowSeconds: number): JobHandler {
+  return async (ctx) => {
+    await inBatches(ctx, () =>
+      deleteStaleLoginFailures(ctx.db, {
+        now: ctx.now,
+        addressWindowSeconds: windowSeconds,
+        accountResetSeconds: ACCOUNT_RUN_RESET_SECONDS,
+        batchSize: BATCH,
+      }),
+    );
+  };
+}
+
+/** Jobs done more than `retentionDays` ago (dead jobs stay, for an operator to read). */
+export function purgeFinishedJobs(retentionDays: number): JobHandler {
+  return async (ctx) => {
+    const before = new Date(ctx.now.getTime() - retentionDays * 86_400_000);
+    await inBatches(ctx, () => deleteFinishedJobs(ctx.db, { before, batchSize: BATCH }));
+  };
+}

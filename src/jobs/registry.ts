@@ -1,0 +1,67 @@
+import type { Database } from '../db/client';
+import type { JobRow } from '../db/queries/jobs';
+
+/**
+ * Job kinds and their handlers, and the periodic schedules (DESIGN section 14). A runner claims
+ * only the kinds its registry knows, so a process never takes a job it cannot run.
+ *
+ * Adding a job is one call, where the process's registry is built (src/jobs/standard-jobs.ts):
+ *
+ *     registry.register('escalate-signoffs', escalateSignoffs, { everySeconds: 300 });
+ *
+ * `handler({db, now, job})` runs inside a transaction that also marks the job done: its writes and
+ * the mark commit together, and a throw rolls both back and schedules a retry (exponential backoff,
+ * or exactly `RetryAfter(seconds)`, src/jobs/errors.ts) until `maxAttempts`, then the job is dead.
+ * A handler must therefore be safe to run again after a crash (idempotent): a lost process's job is
+ * taken again when its lease runs out. Handlers take services' plain functions, never tRPC.
+ * `everySeconds` (optional) enqueues the job once per period, whichever process gets there first;
+ * leave it out for jobs enqueued by business code (`enqueue(tx, {...})`, src/jobs/queue.ts).
+ */
+
+export interface JobContext {
+  /** The job's own transaction. */
+  db: Database;
+  /** The runner's clock at the batch. */
+  now: Date;
+  job: JobRow;
+}
+
+export type JobHandler = (ctx: JobContext) => Promise<void>;
+
+export interface JobOptions {
+  /** Enqueue once every this many seconds (a periodic job). */
+  everySeconds?: number;
+  /** Attempts before a periodic run is dead (5 by default; jobs enqueued by code say so in enqueue). */
+  maxAttempts?: number;
+}
+
+export interface JobDefinition extends JobOptions {
+  kind: string;
+  handler: JobHandler;
+}
+
+export class JobRegistry {
+  readonly #jobs = new Map<string, JobDefinition>();
+
+  register(kind: string, handler: JobHandler, options: JobOptions = {}): this {
+    if (!/^[a-z0-9][a-z0-9._:-]{0,99}$/.test(kind)) throw new Error(`job kind ${JSON.stringify(kind)}: use lower-case letters, digits, . _ : -`);
+    if (this.#jobs.has(kind)) throw new Error(`job kind ${kind} is registered twice`);
+    if (options.everySeconds !== undefined && !(Number.isInteger(options.everySeconds) && options.everySeconds >= 1)) {
+      throw new Error(`job kind ${kind}: everySeconds must be a whole number of seconds, at least 1`);
+    }
+    this.#jobs.set(kind, { kind, handler, ...options });
+    return this;
+  }
+
+  get(kind: string): JobDefinition | undefined {
+    return this.#jobs.get(kind);
+  }
+
+  kinds(): string[] {
+    return [...this.#jobs.keys()];
+  }
+
+  periodic(): (JobDefinition & { everySeconds: number })[] {
+    return [...this.#jobs.values()].filter((d): d is JobDefinition & { everySeconds: number } => d.everySeconds !== undefined);
+  }
+}
