@@ -32,6 +32,9 @@ export const ADDED_OPERATIONS = [
   'POST /receivables/receipts',
   'GET /receivables/receipts/{id}',
   'GET /receivables/receipts',
+  'POST /expenses/claims/{id}/lines',
+  'PATCH /expenses/claims/{id}/lines/{line_id}',
+  'POST /expenses/claims/{id}/lines/{line_id}/withdraw',
 ];
 
 async function fetchDoc() {

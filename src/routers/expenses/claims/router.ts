@@ -1,6 +1,7 @@
 import { router } from '../../trpc';
 import { createClaimProcedure } from './create-claim';
 import { getClaimProcedure } from './get-claim';
+import { claimLinesRouter } from './lines/router';
 import { payClaimProcedure } from './pay-claim';
 import { transitionClaimProcedure } from './transition-claim';
 
@@ -9,4 +10,5 @@ export const claimsRouter = router({
   get: getClaimProcedure,
   transition: transitionClaimProcedure,
   pay: payClaimProcedure,
+  lines: claimLinesRouter,
 });
