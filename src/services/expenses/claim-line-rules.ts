@@ -91,7 +91,7 @@ function notApplicable(field: ClaimLineField, f: ClaimLineFields, base: string):
     case 'fx_rate':
       return receipt ? undefined : `does not apply to a ${f.type} line (it is in the base currency ${base})`;
     case 'currency':
-      return receipt || f.currency === base ? undefined : `must be the base currency ${base} on a ${f.type} line`;
+      return receipt || f.currency === base ? undefined : `must be the base currency ${base}: ${f.type} lines are in the base currency`;
     case 'quantity':
     case 'rate_id':
       return f.type === 'mileage' || f.type === 'per_diem' ? undefined : 'applies only to mileage and per-diem lines';
