@@ -255,7 +255,7 @@ async function tokyoClaim(kit: ClaimsKit): Promise<void> {
     await addClaimLine(await at(claimant, minutesAfter(t0, 20)), {
       claim_id: tokyo.claim.id,
       type: 'receipt',
-      expense_date: past(10 - i),
+      expense_date: past(17 - i),
       currency: 'JPY',
       document_basis: 'foreign_supplier',
       fx_rate_reason: 'Rate on the card statement',
@@ -275,7 +275,7 @@ async function gymClaim(kit: ClaimsKit): Promise<void> {
   await addClaimLine(await at(claimant, minutesAfter(t0, 30)), {
     claim_id: gym.claim.id,
     type: 'receipt',
-    expense_date: past(12),
+    expense_date: past(16),
     category_id: travel.id,
     description: 'Monthly gym fee',
     amount: '150.00',
