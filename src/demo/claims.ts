@@ -2,7 +2,9 @@ import type { InProcessClient } from '../client';
 import type { AppDeps } from '../deps';
 import { uploadDocument } from '../services/documents/upload-document';
 import { recordClaimDecision } from '../services/expenses/claim-decisions';
-import { addClaimLine, withdrawClaimLine } from '../services/expenses/claim-lines';
+import { findClaim } from '../db/queries/claims';
+import { addClaimLine as addLine, withdrawClaimLine as withdrawLine, type AddClaimLineInput } from '../services/expenses/claim-lines';
+import type { ServiceContext } from '../services/context';
 import { recordClaimSettlement } from '../services/expenses/claim-settlements';
 import { openClaimSignoffs, signClaimSignoff } from '../services/expenses/claim-signoffs';
 import { as, contextOf, daysBefore, minutesAfter } from './actors';
@@ -20,6 +22,22 @@ import type { DemoClaim, DemoMember, DemoOrganization } from './types';
  */
 
 type Printed = Pick<DemoOrganization, 'payout_channels' | 'claims'>;
+
+/**
+ * A line added as the claimant through the service POST /v1/expenses/claims/{id}/lines calls, at the
+ * claim's current revision (what a person's If-Match would carry); answers the new line.
+ */
+async function addClaimLine(ctx: ServiceContext, input: Omit<AddClaimLineInput, 'id' | 'expected_revision'> & { claim_id: string }) {
+  const { claim_id, ...fields } = input;
+  const claim = await findClaim(ctx.db, { organizationId: ctx.principal.organizationId, id: claim_id });
+  const answer = await addLine(ctx, { ...fields, id: claim_id, expected_revision: claim?.revision ?? 1 });
+  return answer.lines.at(-1)!;
+}
+
+async function withdrawClaimLine(ctx: ServiceContext, input: { claim_id: string; line_id: string }) {
+  const claim = await findClaim(ctx.db, { organizationId: ctx.principal.organizationId, id: input.claim_id });
+  await withdrawLine(ctx, { id: input.claim_id, line_id: input.line_id, expected_revision: claim?.revision ?? 1 });
+}
 
 /** The sign-offs openClaimSignoffs wrote. */
 const opened = <T>(rows: (T | undefined)[]): T[] => rows.filter((r): r is T => r !== undefined);
@@ -117,7 +135,7 @@ async function roadshowClaim(kit: ClaimsKit): Promise<void> {
     supplier_name: 'Restoran Nasi Kandar Line Clear',
     supplier_tin: 'IG21136626090',
     document_basis: 'einvoice_company',
-    einvoice_uuid: 'F9D425P6DS7D8IU9K2M1',
+    einvoice_uuid: 'F9D425P6DS7D8IU9K2M1QX4T7B',
     einvoice_validated_at: minutesAfter(t0, -60),
     shares: [
       { analytic_account_id: klcc.id, percentage: '60' },
@@ -134,7 +152,9 @@ async function roadshowClaim(kit: ClaimsKit): Promise<void> {
     description: 'Hotel, two nights (Singapore stopover)',
     currency: 'SGD',
     amount: '420.00',
+    // The rate on the hotel's folio (the reference rates are as at today): an override with its reason.
     fx_rate: '3.4815',
+    fx_rate_reason: "Rate on the hotel's folio",
     supplier_name: 'Marina Stay Pte Ltd',
     document_basis: 'foreign_supplier',
     shares: [{ analytic_account_id: penang.id, percentage: '100' }],
@@ -201,6 +221,7 @@ async function lunchClaim(kit: ClaimsKit): Promise<void> {
     tax_code_id: serviceTax.id,
     supplier_name: 'Restoran Nasi Kandar Line Clear',
     document_basis: 'einvoice_employee',
+    einvoice_uuid: 'QW7N2K4D8P1R6T3Y5U9I0O2A4S',
     shares: [{ analytic_account_id: salesDepartment.id, percentage: '100' }],
     documents: [(await file(colleague, scan)).id],
   });
@@ -234,9 +255,10 @@ async function tokyoClaim(kit: ClaimsKit): Promise<void> {
     await addClaimLine(await at(claimant, minutesAfter(t0, 20)), {
       claim_id: tokyo.claim.id,
       type: 'receipt',
-      expense_date: past(10 - i),
+      expense_date: past(17 - i),
       currency: 'JPY',
       document_basis: 'foreign_supplier',
+      fx_rate_reason: 'Rate on the card statement',
       ...line,
     });
   }
@@ -253,7 +275,7 @@ async function gymClaim(kit: ClaimsKit): Promise<void> {
   await addClaimLine(await at(claimant, minutesAfter(t0, 30)), {
     claim_id: gym.claim.id,
     type: 'receipt',
-    expense_date: past(12),
+    expense_date: past(16),
     category_id: travel.id,
     description: 'Monthly gym fee',
     amount: '150.00',
