@@ -2,9 +2,9 @@ import type { InProcessClient } from '../client';
 import type { AppDeps } from '../deps';
 import { uploadDocument } from '../services/documents/upload-document';
 import { recordClaimDecision } from '../services/expenses/claim-decisions';
-import { findClaim } from '../db/queries/claims';
 import { addClaimLine as addLine, withdrawClaimLine as withdrawLine, type AddClaimLineInput } from '../services/expenses/claim-lines';
 import type { ServiceContext } from '../services/context';
+import { getClaim } from '../services/expenses/read-claim';
 import { recordClaimSettlement } from '../services/expenses/claim-settlements';
 import { openClaimSignoffs, signClaimSignoff } from '../services/expenses/claim-signoffs';
 import { as, contextOf, daysBefore, minutesAfter } from './actors';
@@ -29,14 +29,14 @@ type Printed = Pick<DemoOrganization, 'payout_channels' | 'claims'>;
  */
 async function addClaimLine(ctx: ServiceContext, input: Omit<AddClaimLineInput, 'id' | 'expected_revision'> & { claim_id: string }) {
   const { claim_id, ...fields } = input;
-  const claim = await findClaim(ctx.db, { organizationId: ctx.principal.organizationId, id: claim_id });
-  const answer = await addLine(ctx, { ...fields, id: claim_id, expected_revision: claim?.revision ?? 1 });
+  const { claim } = await getClaim(ctx, { id: claim_id });
+  const answer = await addLine(ctx, { ...fields, id: claim_id, expected_revision: claim.revision });
   return answer.lines.at(-1)!;
 }
 
 async function withdrawClaimLine(ctx: ServiceContext, input: { claim_id: string; line_id: string }) {
-  const claim = await findClaim(ctx.db, { organizationId: ctx.principal.organizationId, id: input.claim_id });
-  await withdrawLine(ctx, { id: input.claim_id, line_id: input.line_id, expected_revision: claim?.revision ?? 1 });
+  const { claim } = await getClaim(ctx, { id: input.claim_id });
+  await withdrawLine(ctx, { id: input.claim_id, line_id: input.line_id, expected_revision: claim.revision });
 }
 
 /** The sign-offs openClaimSignoffs wrote. */

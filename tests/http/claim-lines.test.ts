@@ -232,9 +232,11 @@ describe('mileage: banded cumulatively over the claimant’s calendar year', () 
       { pointer: '/quantity', detail: 'is required' },
       { pointer: '/rate_id', detail: 'is required' },
     ]);
-    const amount = expectProblem(await add(employee.apiKey, filed.claim.id, 1, line({ rate_id: ref.mileage.id, amount: '12.00', quantity: '0' })), 422);
+    const amount = expectProblem(await add(employee.apiKey, filed.claim.id, 1, line({ rate_id: ref.mileage.id, amount: '12.00', quantity: '0', tax_amount: '999' })), 422);
+    // Each field once: a field that does not apply is refused for that alone.
     expect(amount.errors).toEqual([
       { pointer: '/amount', detail: 'does not apply to a mileage line (its amount is computed from the rate)' },
+      { pointer: '/tax_amount', detail: 'applies only to a receipt line (SST borne on a purchase)' },
       { pointer: '/quantity', detail: 'must be greater than 0' },
     ]);
   });

@@ -114,7 +114,8 @@ const CONDITIONAL: ClaimLineField[] = ['amount', 'fx_rate', 'fx_rate_reason', 'b
 
 /**
  * The fields that apply, with the document basis defaulted: a sent field that does not apply is
- * refused at its pointer; an inherited one (not in `sent`) is dropped.
+ * refused at its pointer; an inherited one (not in `sent`) is dropped. Neither reaches the other rules,
+ * so a field is never refused twice.
  */
 function applicable(r: Refusals, f: ClaimLineFields, sent: ReadonlySet<ClaimLineField>, base: string): ClaimLineFields {
   const out: ClaimLineFields = { ...f };
@@ -126,8 +127,9 @@ function applicable(r: Refusals, f: ClaimLineFields, sent: ReadonlySet<ClaimLine
     if (out[field] == null) continue;
     const why = notApplicable(field, out, base);
     if (!why) continue;
+    // Refused when sent, dropped when inherited; either way the rules below no longer see it.
     if (sent.has(field)) r.add(`/${field}`, why);
-    else out[field] = null as never;
+    out[field] = null as never;
   }
   return out;
 }
