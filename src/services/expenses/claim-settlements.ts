@@ -101,7 +101,6 @@ export interface RecordClaimSettlementInput {
 export async function recordClaimSettlement(ctx: ServiceContext, input: RecordClaimSettlementInput) {
   const { db } = ctx;
   const organizationId = ctx.principal.organizationId;
-  const base = ctx.org.baseCurrency;
   const claim = await lockClaim(db, { organizationId, id: input.id });
   if (!claim) throw new AppError('not_found');
   const channel = await findPayoutChannel(db, { organizationId, id: input.channel_id });
