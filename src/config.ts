@@ -39,6 +39,8 @@ const schema = z.object({
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(900),
   /** How often failed-login counters that no longer count are purged, in seconds (0 turns the job off). */
   LOGIN_FAILURE_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
+  /** How often the escalation job looks for unsigned claim sign-offs past the working-day limit (0: never). */
+  ESCALATION_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(600),
   /** How often this process looks for due background jobs, in milliseconds (0: this process runs no jobs). */
   JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   /** Jobs one process claims at a time. */

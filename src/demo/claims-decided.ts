@@ -1,4 +1,3 @@
-import { addClaimLine } from '../services/expenses/claim-lines';
 import type { ClaimsKit } from './claims';
 import { payerFor, superiorOfColleague } from './claims-filed';
 import type { DemoMember } from './types';
@@ -22,7 +21,7 @@ export async function decidedClaims(kit: ClaimsKit): Promise<void> {
 
 /** One receipt line of `amount` allocated wholly to one analytic account, added by the claimant at `minute`. */
 async function receipt(kit: ClaimsKit, claimant: DemoMember, minute: number, claimId: string, line: { description: string; amount: string; supplier: string; account: { id: string }; category?: { id: string } }) {
-  await addClaimLine(await kit.at(claimant, kit.after(minute)), {
+  await kit.addLine(claimant, kit.after(minute), {
     claim_id: claimId,
     type: 'receipt',
     expense_date: kit.past(16),

@@ -1,4 +1,3 @@
-import { addClaimLine, withdrawClaimLine } from '../services/expenses/claim-lines';
 import type { ClaimsKit } from './claims';
 import type { DemoMember } from './types';
 
@@ -29,7 +28,7 @@ export async function filedClaims(kit: ClaimsKit): Promise<void> {
 
 /** 1. In finance: lines of every type, a withdrawn line, two currencies; the owner signed the KLCC share, the rest waits for the controller. */
 async function roadshowClaim(kit: ClaimsKit): Promise<void> {
-  const { org, cast, ref, past, after, at, file, scan, channelOf, create, decide, filed, decidable } = kit;
+  const { org, cast, ref, past, after, file, scan, channelOf, create, addLine, withdrawLine, decide, filed, decidable } = kit;
   const { owner, claimant } = cast;
   const { meals, travel, lodging, advance } = ref.categories;
   const { klcc, penang } = ref.projects;
@@ -40,8 +39,7 @@ async function roadshowClaim(kit: ClaimsKit): Promise<void> {
     payout_channel_id: channelOf(claimant.id)?.id ?? null,
   });
   const id = roadshow.claim.id;
-  const asClaimant = await at(claimant, after(0));
-  await addClaimLine(asClaimant, {
+  await addLine(claimant, after(0), {
     claim_id: id,
     type: 'receipt',
     expense_date: past(20),
@@ -54,8 +52,7 @@ async function roadshowClaim(kit: ClaimsKit): Promise<void> {
     supplier_name: 'Restoran Nasi Kandar Line Clear',
     supplier_tin: 'IG21136626090',
     document_basis: 'einvoice_company',
-    einvoice_uuid: 'F9D425P6DS7D8IU9K2M1',
-    einvoice_validated_at: after(-60),
+    einvoice_uuid: 'F9D425P6DS7D8IU9K2M1QX4T7B',
     shares: [
       { analytic_account_id: klcc.id, percentage: '60' },
       { analytic_account_id: penang.id, percentage: '40' },
@@ -63,7 +60,7 @@ async function roadshowClaim(kit: ClaimsKit): Promise<void> {
     ],
     documents: [(await file(claimant, scan)).id],
   });
-  await addClaimLine(asClaimant, {
+  await addLine(claimant, after(0), {
     claim_id: id,
     type: 'receipt',
     expense_date: past(19),
@@ -71,13 +68,15 @@ async function roadshowClaim(kit: ClaimsKit): Promise<void> {
     description: 'Hotel, two nights (Singapore stopover)',
     currency: 'SGD',
     amount: '420.00',
+    // The rate on the hotel's folio (the reference rates are as at today): an override with its reason.
     fx_rate: '3.4815',
+    fx_rate_reason: "Rate on the hotel's folio",
     supplier_name: 'Marina Stay Pte Ltd',
     document_basis: 'foreign_supplier',
     shares: [{ analytic_account_id: penang.id, percentage: '100' }],
     documents: [(await file(claimant, `hotel folio ${org.id}`)).id],
   });
-  await addClaimLine(asClaimant, {
+  await addLine(claimant, after(0), {
     claim_id: id,
     type: 'mileage',
     expense_date: past(18),
@@ -87,7 +86,7 @@ async function roadshowClaim(kit: ClaimsKit): Promise<void> {
     rate_id: ref.mileageRate.id,
     shares: [{ analytic_account_id: klcc.id, percentage: '100' }],
   });
-  await addClaimLine(asClaimant, {
+  await addLine(claimant, after(0), {
     claim_id: id,
     type: 'per_diem',
     expense_date: past(18),
@@ -98,7 +97,7 @@ async function roadshowClaim(kit: ClaimsKit): Promise<void> {
     band: 'peninsular',
     shares: [{ analytic_account_id: sales.id, percentage: '100' }],
   });
-  await addClaimLine(asClaimant, {
+  await addLine(claimant, after(0), {
     claim_id: id,
     type: 'advance_offset',
     expense_date: past(25),
@@ -107,7 +106,7 @@ async function roadshowClaim(kit: ClaimsKit): Promise<void> {
     amount: '500.00',
     shares: [{ analytic_account_id: penang.id, percentage: '100' }],
   });
-  const parking = await addClaimLine(asClaimant, {
+  const parking = await addLine(claimant, after(0), {
     claim_id: id,
     type: 'receipt',
     expense_date: past(18),
@@ -118,7 +117,7 @@ async function roadshowClaim(kit: ClaimsKit): Promise<void> {
     document_basis: 'relaxation_receipt',
     relaxation_reason: 'Parking machine receipt, no e-invoice',
   });
-  await withdrawClaimLine(asClaimant, { claim_id: id, line_id: parking.id });
+  await withdrawLine(claimant, after(0), id, parking.id);
   if (!decidable) return filed(roadshow, claimant);
   await decide(claimant, after(60), id, 'submit');
   // The Sales Manager left and the Commercial Director's seat is vacant: the Managing Director signs.
@@ -130,11 +129,11 @@ async function roadshowClaim(kit: ClaimsKit): Promise<void> {
 
 /** 2. Paid: the superior signs, the KLCC approver signs, the finance manager pays with the bank's advice. */
 async function lunchClaim(kit: ClaimsKit): Promise<void> {
-  const { org, cast, ref, past, after, at, file, scan, channelOf, create, decide, pay, filed, decidable } = kit;
+  const { org, cast, ref, past, after, file, scan, channelOf, create, addLine, decide, pay, filed, decidable } = kit;
   const { owner, colleague } = cast;
   const lunch = await create(colleague, after(10), { title: 'Client lunch, Bangsar', payout_channel_id: channelOf(colleague.id)?.id ?? null });
   const id = lunch.claim.id;
-  await addClaimLine(await at(colleague, after(10)), {
+  await addLine(colleague, after(10), {
     claim_id: id,
     type: 'receipt',
     expense_date: past(20),
@@ -145,6 +144,7 @@ async function lunchClaim(kit: ClaimsKit): Promise<void> {
     tax_code_id: ref.taxCodes.serviceTax.id,
     supplier_name: 'Restoran Nasi Kandar Line Clear',
     document_basis: 'einvoice_employee',
+    einvoice_uuid: 'QW7N2K4D8P1R6T3Y5U9I0O2A4S',
     shares: [{ analytic_account_id: ref.projects.klcc.id, percentage: '100' }],
     // The same scan as the roadshow's dinner: both lines show possible_duplicate.
     documents: [(await file(colleague, scan)).id],
@@ -160,7 +160,7 @@ async function lunchClaim(kit: ClaimsKit): Promise<void> {
 
 /** 3. A draft all in one foreign currency (original_currency and original_total). */
 async function tokyoClaim(kit: ClaimsKit): Promise<void> {
-  const { cast, ref, past, after, at, create, filed } = kit;
+  const { cast, ref, past, after, create, addLine, filed } = kit;
   const { claimant } = cast;
   const tokyo = await create(claimant, after(20), { title: 'Tokyo trade fair' });
   const lines = [
@@ -168,12 +168,13 @@ async function tokyoClaim(kit: ClaimsKit): Promise<void> {
     { description: 'Business lunch', amount: '5800', fx_rate: '0.0302', category_id: ref.categories.meals.id, supplier_name: 'Ginza Shokudo' },
   ];
   for (const [i, line] of lines.entries()) {
-    await addClaimLine(await at(claimant, after(20)), {
+    await addLine(claimant, after(20), {
       claim_id: tokyo.claim.id,
       type: 'receipt',
-      expense_date: past(10 - i),
+      expense_date: past(17 - i),
       currency: 'JPY',
       document_basis: 'foreign_supplier',
+      fx_rate_reason: 'Rate on the card statement',
       ...line,
     });
   }
@@ -182,14 +183,14 @@ async function tokyoClaim(kit: ClaimsKit): Promise<void> {
 
 /** 4. Rejected in review by the finance manager on the owner's authority (her delegation); it no longer counts for duplicates. */
 async function gymClaim(kit: ClaimsKit): Promise<void> {
-  const { cast, ref, past, after, at, create, decide, filed, decidable } = kit;
+  const { cast, ref, past, after, create, addLine, decide, filed, decidable } = kit;
   const { approver, claimant } = cast;
   const gym = await create(claimant, after(30), { title: 'Gym membership' });
   const id = gym.claim.id;
-  await addClaimLine(await at(claimant, after(30)), {
+  await addLine(claimant, after(30), {
     claim_id: id,
     type: 'receipt',
-    expense_date: past(12),
+    expense_date: past(16),
     category_id: ref.categories.travel.id,
     description: 'Monthly gym fee',
     amount: '150.00',

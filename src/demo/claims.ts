@@ -14,10 +14,10 @@ import type { DemoClaim, DemoMember, DemoOrganization } from './types';
  * claim answer has a real example: lines of every type, a withdrawn line, several currencies, the same
  * receipt on two claims (a possible duplicate), sign-offs in review and finance (one share signed and
  * one not), decisions on a grant, a delegation and an escalation, a dispute, a return and a
- * resubmission, settlements. Each member adds their own payout channels (me.payoutChannels.create)
- * and files their claims (expenses.claims.create); each decision is the right person's
- * expenses.claims.transition or expenses.claims.pay at the time they took it. Lines are no operation
- * yet: they go to their service with the claimant's session context, dated when they were added.
+ * resubmission, settlements. Each member adds their own payout channels (me.payoutChannels.create),
+ * files their claims (expenses.claims.create) and their lines (expenses.claims.lines.add|withdraw);
+ * each decision is the right person's expenses.claims.transition or expenses.claims.pay, each act
+ * dated when the person took it, with the claim's revision as If-Match.
  */
 
 type Printed = Pick<DemoOrganization, 'payout_channels' | 'claims'>;
@@ -46,6 +46,10 @@ export interface ClaimsKit {
   create: (member: DemoMember, when: Date, input: Parameters<InProcessClient['expenses']['claims']['create']>[0]) => Promise<ClaimAnswer>;
   /** `member` takes `action` on the claim at `when` (expenses.claims.transition, If-Match: the claim as it is). */
   decide: (member: DemoMember, when: Date, id: string, action: string, reason?: string) => Promise<ClaimAnswer>;
+  /** `member` adds a line to their draft claim at `when` (expenses.claims.lines.add, If-Match); answers the new line. */
+  addLine: (member: DemoMember, when: Date, input: Omit<Parameters<InProcessClient['expenses']['claims']['lines']['add']>[0], 'id'> & { claim_id: string }) => Promise<ClaimAnswer['lines'][number]>;
+  /** `member` withdraws a line of their draft claim at `when` (expenses.claims.lines.withdraw, If-Match). */
+  withdrawLine: (member: DemoMember, when: Date, claimId: string, lineId: string) => Promise<ClaimAnswer>;
   /** `member` pays the approved claim at `when` (expenses.claims.pay). */
   pay: (member: DemoMember, when: Date, id: string, input?: { channel_id?: string; proof_document_id?: string }) => Promise<ClaimAnswer>;
   /** The claim as printed: its state when the seed left it. */
@@ -86,6 +90,12 @@ export async function seedClaims(deps: AppDeps, run: DemoRun, org: SeededOrganiz
     as(deps, member, { at: when, ifMatch: await revisionOf(id, when) }).expenses.claims.transition({ id, action_key: action, ...(reason === undefined ? {} : { reason }) });
   const pay: ClaimsKit['pay'] = async (member, when, id, input = {}) =>
     as(deps, member, { at: when, ifMatch: await revisionOf(id, when) }).expenses.claims.pay({ id, ...input });
+  const addLine: ClaimsKit['addLine'] = async (member, when, { claim_id, ...fields }) => {
+    const answer = await as(deps, member, { at: when, ifMatch: await revisionOf(claim_id, when) }).expenses.claims.lines.add({ id: claim_id, ...fields });
+    return answer.lines.at(-1)!;
+  };
+  const withdrawLine: ClaimsKit['withdrawLine'] = async (member, when, id, line_id) =>
+    as(deps, member, { at: when, ifMatch: await revisionOf(id, when) }).expenses.claims.lines.withdraw({ id, line_id });
   const create: ClaimsKit['create'] = (member, when, input) => as(deps, member, { at: when }).expenses.claims.create(input);
 
   const claims: DemoClaim[] = [];
@@ -93,7 +103,7 @@ export async function seedClaims(deps: AppDeps, run: DemoRun, org: SeededOrganiz
     claims.push({ id: answer.claim.id, reference: answer.claim.reference, state: answer.claim.state, claimant_member_id: by.id, title: answer.claim.title });
   };
 
-  const kit: ClaimsKit = { deps, run, org, cast, ref, decidable, past, t0, after, at, file, scan, channelOf, create, decide, pay, filed };
+  const kit: ClaimsKit = { deps, run, org, cast, ref, decidable, past, t0, after, at, file, scan, channelOf, create, addLine, withdrawLine, decide, pay, filed };
   await filedClaims(kit);
   await decidedClaims(kit);
 

@@ -1,6 +1,8 @@
 import { parseKey } from '../../src/lib/secret-box';
 import type { Database } from '../../src/db/client';
 import { findClaim } from '../../src/db/queries/claims';
+import { findReferenceRateOn, insertExchangeRate } from '../../src/db/queries/exchange-rates';
+import { Dec } from '../../src/lib/money';
 import { findProjectAxis } from '../../src/db/queries/reference-data';
 import type { CLAIM_LINE_TYPES, DECISION_VIAS, DOCUMENT_BASES, SignoffGap } from '../../src/db/schema';
 import { uploadDocument } from '../../src/services/documents/upload-document';
@@ -87,7 +89,14 @@ export async function uploadClaimDocument(db: Database, organizationId: string, 
 
 type LegacyShare = { analyticAccountId: string; percentage: string };
 
-/** Adds a line as `actorMemberId` (the claimant when absent). */
+/**
+ * Adds a line as `actorMemberId` (the claimant when absent) through the service
+ * POST /v1/expenses/claims/{id}/lines calls, at the claim's current revision, and answers the new
+ * line as the claim answer shows it. Shorthands the tests were written with: `fxRate` on a
+ * foreign-currency receipt is the organization's reference rate on the expense date (made here when
+ * that day has none; a differing rate already on that day becomes an override with a reason, as
+ * does `fxRateSource: 'override'`); a receipt without `documentBasis` is a relaxation receipt.
+ */
 export async function addClaimLine(
   db: Database,
   q: {
@@ -110,6 +119,7 @@ export async function addClaimLine(
     taxCodeId?: string | null;
     supplierName?: string | null;
     supplierTin?: string | null;
+    supplierCountry?: string | null;
     documentBasis?: (typeof DOCUMENT_BASES)[number];
     einvoiceUuid?: string | null;
     einvoiceValidatedAt?: Date | null;
@@ -120,16 +130,22 @@ export async function addClaimLine(
   },
 ) {
   const ctx = q.actorMemberId ? await contextFor(db, q.organizationId, q.actorMemberId, q.now) : await asClaimant(db, q.organizationId, q.claimId, q.now);
-  return lines.addClaimLine(ctx, {
-    claim_id: q.claimId,
+  const claim = await findClaim(db, { organizationId: q.organizationId, id: q.claimId });
+  const fx = q.bankChargedAmount === undefined ? await legacyFxRate(db, ctx.org.baseCurrency, q) : {};
+  const receiptBasis =
+    q.type === 'receipt' && q.documentBasis === undefined
+      ? { document_basis: 'relaxation_receipt' as const, relaxation_reason: q.relaxationReason ?? 'Receipt without an e-invoice' }
+      : { document_basis: q.documentBasis, relaxation_reason: q.relaxationReason };
+  const answer = await lines.addClaimLine(ctx, {
+    id: q.claimId,
+    expected_revision: claim?.revision ?? 1,
     type: q.type,
     expense_date: q.expenseDate,
     category_id: q.categoryId,
     description: q.description,
     currency: q.currency,
     amount: q.amount,
-    fx_rate: q.fxRate,
-    fx_rate_source: q.fxRateSource,
+    ...fx,
     bank_charged_amount: q.bankChargedAmount,
     quantity: q.quantity,
     rate_id: q.rateId,
@@ -138,13 +154,31 @@ export async function addClaimLine(
     tax_code_id: q.taxCodeId,
     supplier_name: q.supplierName,
     supplier_tin: q.supplierTin,
-    document_basis: q.documentBasis,
+    supplier_country: q.supplierCountry,
+    ...receiptBasis,
     einvoice_uuid: q.einvoiceUuid,
     einvoice_validated_at: q.einvoiceValidatedAt,
-    relaxation_reason: q.relaxationReason,
     shares: q.shares?.map((s) => ({ analytic_account_id: s.analyticAccountId, percentage: s.percentage })),
     documents: q.documentIds,
   });
+  const line = answer.lines.at(-1);
+  if (!line) throw new Error('the claim answer has no line');
+  return line;
+}
+
+/** The fx fields of a test's `fxRate` shorthand (see addClaimLine). */
+async function legacyFxRate(
+  db: Database,
+  base: string,
+  q: { organizationId: string; currency?: string; fxRate?: string; fxRateSource?: 'reference' | 'override'; expenseDate: string },
+): Promise<{ fx_rate?: string; fx_rate_reason?: string }> {
+  if (q.fxRate === undefined || q.currency === undefined || q.currency === base) return q.fxRate === undefined ? {} : { fx_rate: q.fxRate };
+  const override = { fx_rate: q.fxRate, fx_rate_reason: 'Rate the test agreed' };
+  if (q.fxRateSource === 'override') return override;
+  const onDay = await findReferenceRateOn(db, { organizationId: q.organizationId, currency: q.currency, day: q.expenseDate });
+  if (onDay?.rateDate === q.expenseDate) return new Dec(onDay.rate).eq(q.fxRate) ? {} : override;
+  await insertExchangeRate(db, { organizationId: q.organizationId, currency: q.currency, rateDate: q.expenseDate, rate: q.fxRate });
+  return {};
 }
 
 /** Acting as the claim's claimant (no such claim: the service answers 404 before acting as anyone). */
@@ -153,12 +187,18 @@ async function asClaimant(db: Database, organizationId: string, claimId: string,
   return contextFor(db, organizationId, claim?.claimantMemberId ?? SYSTEM_CREDENTIAL_ID, now);
 }
 
+const revisionOf = async (db: Database, organizationId: string, claimId: string) => (await findClaim(db, { organizationId, id: claimId }))?.revision ?? 1;
+
 export async function withdrawClaimLine(db: Database, q: { organizationId: string; claimId: string; lineId: string }) {
-  return lines.withdrawClaimLine(await asClaimant(db, q.organizationId, q.claimId), { claim_id: q.claimId, line_id: q.lineId });
+  return lines.withdrawClaimLine(await asClaimant(db, q.organizationId, q.claimId), {
+    id: q.claimId,
+    line_id: q.lineId,
+    expected_revision: await revisionOf(db, q.organizationId, q.claimId),
+  });
 }
 
 export async function detachLineDocument(db: Database, q: { organizationId: string; claimId: string; lineId: string; fileId: string; now: Date }) {
-  return lines.detachLineDocument(await asClaimant(db, q.organizationId, q.claimId, q.now), { claim_id: q.claimId, line_id: q.lineId, document_id: q.fileId });
+  return lines.detachLineDocument(await asClaimant(db, q.organizationId, q.claimId, q.now), { id: q.claimId, line_id: q.lineId, document_id: q.fileId });
 }
 
 export async function recordClaimSettlement(

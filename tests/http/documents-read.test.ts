@@ -108,6 +108,7 @@ describe('GET /v1/documents/{id} and /content', () => {
       amount: '25.00',
       supplierName: 'Teksi',
       documentBasis: 'foreign_supplier',
+      supplierCountry: 'SG',
       documentIds: [doc.id],
     });
     expect((await meta(doc.id, employee.apiKey)).statusCode).toBe(200);

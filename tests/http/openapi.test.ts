@@ -34,6 +34,9 @@ export const ADDED_OPERATIONS = [
   'GET /receivables/receipts',
   'GET /expenses/claims/{id}',
   'GET /expenses/claims',
+  'POST /expenses/claims/{id}/lines',
+  'PATCH /expenses/claims/{id}/lines/{line_id}',
+  'POST /expenses/claims/{id}/lines/{line_id}/withdraw',
 ];
 
 async function fetchDoc() {

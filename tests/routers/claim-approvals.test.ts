@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
+import { createAnalyticAccount } from '../../src/services/receivables/reference-data';
 import { fileTestClaim } from '../factories/claim-filing';
 import { addClaimLine, createClaimReferenceData, createTestPayoutChannel } from '../factories/claims';
 import { decide, insertAssignment, insertGrant, pay, readClaim, retireGrants } from '../factories/approvals';
@@ -83,5 +84,51 @@ describe('a claim through review, finance and payout', () => {
     const paid = await pay(t, w.payer.session, claim.id);
     expect(paid.claim.state).toBe('paid');
     expect(paid.settlements.map((s: any) => [s.amount, s.channel_id])).toEqual([['1800.01', w.channel.id]]);
+  });
+
+  it('money to the sen: original_total in one foreign currency, shares by largest remainder, a bank-charged line paid at the bank figure', async () => {
+    const w = await world();
+    const third = await createAnalyticAccount(t.db, w.org.id, { axisId: w.ref.projects.id, code: 'P-OMEGA', name: 'Omega Depot' });
+    const claim = await fileTestClaim(t, w.employee, { title: 'Singapore trip', payout_channel_id: w.channel.id });
+    const now = new Date();
+    const thirds = [
+      { analyticAccountId: w.ref.alpha.id, percentage: '33.3333333333' },
+      { analyticAccountId: third.id, percentage: '33.3333333333' },
+      { analyticAccountId: w.ref.zeta.id, percentage: '33.3333333334' },
+    ];
+    // 100.00 SGD at 3.4567 = 345.67; 200.00 SGD charged by the bank as 693.18 MYR.
+    await addClaimLine(t.db, { organizationId: w.org.id, claimId: claim.id, now, type: 'receipt', expenseDate: '2026-01-12', categoryId: w.ref.meals.id, description: 'Dinner', currency: 'SGD', amount: '100.00', fxRate: '3.4567', documentBasis: 'foreign_supplier', supplierCountry: 'SG', shares: thirds });
+    const bankLine = await addClaimLine(t.db, { organizationId: w.org.id, claimId: claim.id, now, type: 'receipt', expenseDate: '2026-01-13', categoryId: w.ref.travel.id, description: 'Hotel', currency: 'SGD', amount: '200.00', bankChargedAmount: '693.18', documentBasis: 'foreign_supplier', supplierCountry: 'SG', shares: [{ analyticAccountId: w.ref.zeta.id, percentage: '100' }] });
+    expect(bankLine).toMatchObject({ base_amount: '693.18', fx_rate: '3.4659', fx_rate_source: 'bank_statement', reimbursement_basis: 'bank_charged' });
+
+    const review = await decide(t, w.employee.session, claim.id, 'submit');
+    expect(review.claim).toMatchObject({ total: '1038.85', original_currency: 'SGD', original_total: '300.00', multiple_currencies: false });
+    // 345.67 in thirds: 115.22333… each; the sen left over goes to the largest remainder (Zeta's 0.3333334).
+    expect(review.signoffs.map((s: any) => [s.account_code, s.amount])).toEqual([
+      ['P-ALPHA', '115.22'],
+      ['P-OMEGA', '115.22'],
+      ['P-ZETA', '808.41'],
+    ]);
+    expect(review.signoffs.reduce((sum: number, s: any) => sum + Math.round(Number(s.amount) * 100), 0)).toBe(103885);
+
+    await decide(t, w.head.session, claim.id, 'approve');
+    await insertAssignment(t.db, w.org.id, { analyticAccountId: third.id, memberId: w.pm2.id });
+    // Omega's assignment came after finance opened: the fallback (the controller) holds that share.
+    let finance = await readClaim(t, w.controller.session, claim.id);
+    expect(finance.signoffs.map((s: any) => [s.account_code, s.amount, s.gap?.reason])).toEqual([
+      ['P-ALPHA', '115.22', undefined],
+      ['P-OMEGA', '115.22', 'no_account_approver'],
+      ['P-ZETA', '808.41', undefined],
+    ]);
+    expect(finance.available_transitions.find((d: any) => d.action_key === 'approve').signs.map((s: any) => [s.account_code, s.amount])).toEqual([['P-OMEGA', '115.22']]);
+    await decide(t, w.pm2.session, claim.id, 'approve');
+    await decide(t, w.pm1.session, claim.id, 'approve');
+    finance = await decide(t, w.controller.session, claim.id, 'approve');
+    expect(finance.claim.state).toBe('approved');
+
+    // The bank's statement came in at 694.02 for the hotel: the settlement pays that figure for it.
+    const paid = await pay(t, w.payer.session, claim.id, { bank_charged_amounts: [{ line_id: bankLine.id, amount: '694.02' }] });
+    expect(paid.settlements.map((s: any) => [s.amount, s.currency])).toEqual([['1039.69', 'MYR']]);
+    expect(paid.claim).toMatchObject({ state: 'paid', total: '1038.85' });
   });
 });

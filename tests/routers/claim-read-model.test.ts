@@ -82,7 +82,7 @@ describe('the claim answer is built from stored lines, decisions, settlements an
       supplierName: 'Nasi Kandar Line Clear',
       supplierTin: 'IG20000000001',
       documentBasis: 'einvoice_company',
-      einvoiceUuid: 'F9D425P6DS7D8IU',
+      einvoiceUuid: 'F9D425P6DS7D8IU9K2M1QX4T7B',
       einvoiceValidatedAt: at('2026-04-08T12:00:00Z'),
       shares: [
         { analyticAccountId: ref.zeta.id, percentage: '60' },
@@ -148,7 +148,7 @@ describe('the claim answer is built from stored lines, decisions, settlements an
       tax_amount: '6.00',
       supplier_tin: 'IG20000000001',
       document_basis: 'einvoice_company',
-      einvoice_uuid: 'F9D425P6DS7D8IU',
+      einvoice_uuid: 'F9D425P6DS7D8IU9K2M1QX4T7B',
       einvoice_validated_at: '2026-04-08T12:00:00.000Z',
       relaxation_reason: null,
       documents: [receipt.id, receipt2.id],

@@ -3,7 +3,7 @@
  * policy): the plain finders the approval engine reads, and the lists, locks and writes of the
  * settings.approvalGrants|approverAssignments|delegations|claimPolicy procedures. Scoped by organization.
  */
-import { and, asc, eq, gte, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../client';
 import { approvalGrants, approverAssignments, claimPolicies, delegations } from '../schema';
 import { afterKey } from './keyset';
@@ -18,41 +18,7 @@ type One = { organizationId: string; id: string };
 type After = { value: string; id: string } | undefined;
 type Page = { includeInactive: boolean; after: After; limit: number };
 
-// The engine's finders -------------------------------------------------------------------------
-
-/** The organization's active grants, oldest first. */
-export async function findActiveGrants(db: Database, q: Org): Promise<ApprovalGrantRow[]> {
-  const g = approvalGrants;
-  return db.select().from(g).where(and(eq(g.organizationId, q.organizationId), eq(g.active, true))).orderBy(asc(g.createdAt), asc(g.id));
-}
-
-/** Active approver assignments on one analytic account valid on `day`. */
-export async function findAssignmentsOn(db: Database, q: Org & { analyticAccountId: string; day: string }): Promise<ApproverAssignmentRow[]> {
-  const a = approverAssignments;
-  return db
-    .select()
-    .from(a)
-    .where(
-      and(
-        eq(a.organizationId, q.organizationId),
-        eq(a.analyticAccountId, q.analyticAccountId),
-        eq(a.active, true),
-        lte(a.validFrom, q.day),
-        or(isNull(a.validTo), gte(a.validTo, q.day)),
-      ),
-    )
-    .orderBy(asc(a.createdAt), asc(a.id));
-}
-
-/** Active delegations to the member in force on `day`. */
-export async function findDelegationsTo(db: Database, q: Org & { delegateMemberId: string; day: string }): Promise<DelegationRecord[]> {
-  const d = delegations;
-  return db
-    .select()
-    .from(d)
-    .where(and(eq(d.organizationId, q.organizationId), eq(d.delegateMemberId, q.delegateMemberId), eq(d.active, true), lte(d.validFrom, q.day), gte(d.validTo, q.day)))
-    .orderBy(asc(d.createdAt), asc(d.id));
-}
+// The approval engine reads through queries/approval-engine.ts; these serve the set-up services.
 
 /** The organization's claim policy row, or undefined (the defaults apply). */
 export async function findClaimPolicy(db: Database, q: Org & { forUpdate?: boolean }): Promise<ClaimPolicyRow | undefined> {

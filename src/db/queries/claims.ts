@@ -367,3 +367,70 @@ export async function signOpenClaimSignoff(
     .returning();
   return row;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Claim lines over REST (add, change, withdraw): the mileage year, line updates, shares and documents.
+
+/**
+ * Kilometres the claimant already claimed in the calendar year: active mileage lines of their claims
+ * whose state is not one of `excludedStates` (rejected, cancelled), expense date in the year, all but
+ * `exceptLineId` (the line being priced again).
+ */
+export async function claimantMileageKmInYear(
+  db: Database,
+  q: { organizationId: string; memberId: string; year: string; excludedStates: string[]; exceptLineId?: string },
+): Promise<string> {
+  const [row] = await db
+    .select({ km: sql<string | null>`sum(${claimLines.quantity})` })
+    .from(claimLines)
+    .innerJoin(claims, and(eq(claims.organizationId, claimLines.organizationId), eq(claims.id, claimLines.claimId)))
+    .where(
+      and(
+        eq(claimLines.organizationId, q.organizationId),
+        eq(claims.claimantMemberId, q.memberId),
+        eq(claimLines.type, 'mileage'),
+        eq(claimLines.withdrawn, false),
+        sql`${claimLines.expenseDate} between ${`${q.year}-01-01`} and ${`${q.year}-12-31`}`,
+        q.excludedStates.length ? sql`${claims.state} not in (${sql.join(q.excludedStates.map((s) => sql`${s}`), sql`, `)})` : undefined,
+        q.exceptLineId ? ne(claimLines.id, q.exceptLineId) : undefined,
+      ),
+    );
+  return String(row?.km ?? '0');
+}
+
+/** Rewrites a line's fields (its number, type and claim never change). */
+export async function updateClaimLineRow(
+  db: Database,
+  q: { organizationId: string; lineId: string; set: Partial<Omit<typeof claimLines.$inferInsert, 'organizationId' | 'id' | 'claimId' | 'lineNo' | 'type'>> },
+) {
+  const [row] = await db
+    .update(claimLines)
+    .set(q.set)
+    .where(and(eq(claimLines.organizationId, q.organizationId), eq(claimLines.id, q.lineId)))
+    .returning();
+  return row;
+}
+
+/** Removes every share of the line (before writing the new ones). */
+export async function deleteLineShares(db: Database, q: { organizationId: string; lineId: string }) {
+  await db.delete(claimLineShares).where(and(eq(claimLineShares.organizationId, q.organizationId), eq(claimLineShares.lineId, q.lineId)));
+}
+
+/** A document detached from this very line supports it again (sent back in the line's documents). */
+export async function reattachLineDocuments(db: Database, q: { organizationId: string; lineId: string; fileIds: string[] }) {
+  if (q.fileIds.length === 0) return;
+  const boundHere = db
+    .select({ fileId: fileAttachments.fileId })
+    .from(fileAttachments)
+    .where(
+      and(
+        eq(fileAttachments.organizationId, q.organizationId),
+        eq(fileAttachments.recordType, 'expense_claim_line'),
+        eq(fileAttachments.recordId, q.lineId),
+        inArray(fileAttachments.fileId, q.fileIds),
+      ),
+    );
+  await db
+    .delete(claimLineDocumentDetachments)
+    .where(and(eq(claimLineDocumentDetachments.organizationId, q.organizationId), inArray(claimLineDocumentDetachments.fileId, boundHere)));
+}

@@ -169,6 +169,8 @@ export const claimLines = pgTable(
     baseAmount: numeric('base_amount', { precision: 20, scale: 4 }).notNull(),
     fxRate: numeric('fx_rate', { precision: 20, scale: 10 }).notNull(),
     fxRateSource: text('fx_rate_source', { enum: FX_RATE_SOURCES }).notNull(),
+    /** Why the claimant overrode the reference rate (fx_rate_source override); not in the line answer. */
+    fxRateReason: text('fx_rate_reason'),
     reimbursementBasis: text('reimbursement_basis', { enum: REIMBURSEMENT_BASES }).notNull(),
     quantity: numeric('quantity', { precision: 20, scale: 10 }).notNull(),
     rateId: uuid('rate_id'),
@@ -177,6 +179,8 @@ export const claimLines = pgTable(
     taxCodeId: uuid('tax_code_id'),
     supplierName: text('supplier_name'),
     supplierTin: text('supplier_tin'),
+    /** ISO 3166-1 alpha-2 of a foreign supplier (document_basis foreign_supplier on a MYR line). */
+    supplierCountry: text('supplier_country'),
     documentBasis: text('document_basis', { enum: DOCUMENT_BASES }).notNull(),
     einvoiceUuid: text('einvoice_uuid'),
     einvoiceValidatedAt: timestamp('einvoice_validated_at', { withTimezone: true }),

@@ -1,256 +1,237 @@
 /**
- * Writing claim lines (DESIGN section 17), as the caller. Lines change only while the claim is in a
- * draft state, and each write bumps the claim's revision. Amounts are computed here (mileage and
- * per-diem from the rate tables, base amounts converted once at the expense date) and frozen with
- * the line; a line is never edited afterwards, only withdrawn. The shares, fx_rate and amount rules
- * are the ones invoice lines follow (services/rules, lib/refusals), so the two cannot drift.
+ * Writing claim lines (DESIGN section 17): adding, changing and withdrawing a line of a draft claim,
+ * by its claimant (API key or session: data entry, not a decision), with If-Match. Each write bumps
+ * the claim's revision once and answers the whole claim (contract 2.4). The rules of a line live in
+ * claim-line-rules.ts and its amounts in claim-line-amounts.ts, the same for adding and changing; a
+ * line is never deleted (withdrawn lines stay, outside the total).
  */
 import {
   bumpClaimRevision,
+  deleteLineShares,
   detachLineDocumentRow,
   findClaimLine,
+  findReadableClaim,
   insertClaimLine,
   insertLineShares,
+  listActiveLineDocuments,
+  listLineShares,
   lockClaim,
   nextClaimLineNo,
+  reattachLineDocuments,
+  updateClaimLineRow,
   withdrawClaimLineRow,
+  type ClaimLineRow,
 } from '../../db/queries/claims';
-import { findExpenseCategory, findMileageRate, findPerDiemRate } from '../../db/queries/expense-reference-data';
-import { findAnalyticAccountsByIds, findTaxCodesByIds } from '../../db/queries/reference-data';
-import type { CLAIM_LINE_TYPES, DOCUMENT_BASES } from '../../db/schema';
-import { isCurrency } from '../../lib/code-lists';
 import { AppError } from '../../lib/errors';
-import { Dec, formatAmount, roundAmount } from '../../lib/money';
-import { amountInCurrency, notBlank, positiveQuantity, Refusals } from '../../lib/refusals';
+import { Dec, formatAmount, formatRate } from '../../lib/money';
 import type { ServiceContext } from '../context';
 import { bindDocuments } from '../documents/bind-documents';
-import { checkFxRate } from '../rules/fx-rate';
-import { checkShares, type ShareInput } from '../rules/shares';
+import { checkRevision } from '../revision';
 import { stateOf } from '../workflow/transitions';
 import { loadWorkflow } from '../workflow/workflows';
+import { checkClaimLine, type CheckedLine, type ClaimLineField, type ClaimLineFields } from './claim-line-rules';
+import { getClaim, claimReader, type ClaimAnswer } from './read-claim';
 
-export interface AddClaimLineInput {
-  claim_id: string;
-  type: (typeof CLAIM_LINE_TYPES)[number];
-  expense_date: string;
-  category_id: string;
-  description: string;
-  /** receipt: the currency spent; others are in the base currency (mileage/per-diem: the rate's). */
-  currency?: string;
-  /** receipt: what was spent, SST included; advance_offset: the advance deducted (positive). */
-  amount?: string;
-  /** receipt in a foreign currency: base units per unit of `currency` at the expense date. */
-  fx_rate?: string;
-  fx_rate_source?: 'reference' | 'override';
-  /** receipt in a foreign currency: reimburse the bank-charged figure instead of the converted amount. */
-  bank_charged_amount?: string;
-  /** mileage: kilometres; per_diem: days. */
-  quantity?: string;
-  rate_id?: string;
-  band?: string;
-  tax_amount?: string;
-  tax_code_id?: string | null;
-  supplier_name?: string | null;
-  supplier_tin?: string | null;
-  document_basis?: (typeof DOCUMENT_BASES)[number];
-  einvoice_uuid?: string | null;
+export interface AddClaimLineInput extends ClaimLineFields {
+  /** The claim. */
+  id: string;
+  /** The revision If-Match named. */
+  expected_revision: number;
+  /** When MyInvois validated einvoice_uuid (set by the e-invoice check, never by a caller of the API). */
   einvoice_validated_at?: Date | null;
-  relaxation_reason?: string | null;
-  shares?: ShareInput[];
-  /**
-   * Uploaded documents (POST /v1/documents, table `files`) supporting the line, bound to it in this
-   * order through the shared binding rules (document_unknown, document_not_yours,
-   * document_bound_elsewhere): the caller must have uploaded them.
-   */
-  documents?: string[];
 }
 
-/** What a line reimburses, computed from its type. */
-interface LineAmounts {
-  currency: string;
-  amount: string;
-  baseAmount: string;
-  fxRate: string;
-  fxRateSource: 'identity' | 'reference' | 'override' | 'bank_statement';
-  reimbursementBasis: 'expense_date_rate' | 'bank_charged';
-  quantity: string;
-  rateId: string | null;
-  band: string | null;
+/** A change: any field but `type`; fields left out keep their value, null clears an optional one. */
+export type UpdateClaimLineInput = Partial<Omit<ClaimLineFields, 'type'>> & { id: string; line_id: string; expected_revision: number };
+
+export interface WithdrawClaimLineInput {
+  id: string;
+  line_id: string;
+  expected_revision: number;
 }
 
-async function draftClaim(ctx: ServiceContext, claimId: string) {
+const FIELDS: ClaimLineField[] = [
+  'type', 'expense_date', 'category_id', 'description', 'currency', 'amount', 'fx_rate', 'fx_rate_reason', 'bank_charged_amount', 'quantity', 'rate_id',
+  'band', 'tax_amount', 'tax_code_id', 'supplier_name', 'supplier_tin', 'supplier_country', 'document_basis', 'einvoice_uuid', 'relaxation_reason',
+  'shares', 'documents',
+];
+
+/** The fields the caller sent with a value (null is the same as absent). */
+const sentOf = (o: Partial<ClaimLineFields>) => new Set(FIELDS.filter((k) => o[k] != null));
+
+const noSuchLine = () => new AppError('not_found', { detail: 'No such line on this claim' });
+
+/**
+ * The claim locked for a line write, with its workflow: a claim the caller may not read is 404 (as
+ * one that does not exist); one they read but did not file is 403; then the revision (409
+ * revision_mismatch) and the state (only a draft's lines change: 409 conflict).
+ */
+async function draftClaimOfCaller(ctx: ServiceContext, id: string, expectedRevision?: number) {
   const organizationId = ctx.principal.organizationId;
-  const claim = await lockClaim(ctx.db, { organizationId, id: claimId });
+  const claim = await lockClaim(ctx.db, { organizationId, id });
   if (!claim) throw new AppError('not_found', { detail: 'No such claim in this organization' });
+  if (claim.claimantMemberId !== ctx.principal.memberId) {
+    if (!(await findReadableClaim(ctx.db, { organizationId, id, reader: claimReader(ctx) }))) {
+      throw new AppError('not_found', { detail: 'No such claim in this organization' });
+    }
+    throw new AppError('forbidden', { detail: "Only the claimant adds, changes or withdraws a claim's lines" });
+  }
+  if (expectedRevision !== undefined) checkRevision(claim.revision, expectedRevision);
   const def = await loadWorkflow(ctx.db, organizationId, 'expense_claim');
   if (stateOf(def, claim.state).semantic !== 'draft') {
     throw new AppError('conflict', { detail: `Lines can only change while the claim is a draft; it is ${claim.state}` });
   }
-  return claim;
+  const excludedStates = def.states.filter((s) => s.semantic === 'rejected' || s.semantic === 'cancelled').map((s) => s.key);
+  return { claim, excludedStates };
 }
 
-/** The rate's band for a mileage or per-diem line in effect on the expense date, or a refusal. */
-async function bandOf(ctx: ServiceContext, r: Refusals, input: AddClaimLineInput, quantity: string) {
-  if (!input.rate_id) return void r.add('/rate_id', 'is required');
-  const q = { organizationId: ctx.principal.organizationId, id: input.rate_id };
-  const inEffect = (rate: { validFrom: string; validTo: string | null }) =>
-    r.check(rate.validFrom <= input.expense_date && !(rate.validTo && rate.validTo < input.expense_date), '/rate_id', 'is not in effect on the expense date');
-  if (input.type === 'mileage') {
-    const rate = await findMileageRate(ctx.db, q);
-    if (!rate) return void r.add('/rate_id', 'is not a mileage rate of this organization');
-    if (!inEffect(rate)) return undefined;
-    const km = new Dec(quantity);
-    const band = input.band
-      ? rate.bands.find((b) => b.band === input.band)
-      : rate.bands.find((b) => km.gte(b.fromKm) && (b.toKm === null || km.lt(b.toKm)));
-    if (!band) return void r.add('/band', 'no band of the rate covers this line');
-    return { currency: rate.currency, band: band.band, unitAmount: band.ratePerKm };
-  }
-  const rate = await findPerDiemRate(ctx.db, q);
-  if (!rate) return void r.add('/rate_id', 'is not a per-diem rate of this organization');
-  if (!inEffect(rate)) return undefined;
-  const band = rate.bands.find((b) => b.band === input.band);
-  if (!band) return void r.add('/band', 'is not a band of the rate');
-  return { currency: rate.currency, band: band.band, unitAmount: band.amountPerDay };
+/** The columns of a checked line (what add and change write alike). */
+function lineColumns(c: CheckedLine) {
+  const { shares: _shares, ...columns } = c;
+  return columns;
 }
 
-/** The amounts of a line by its type; undefined when a rule refused them (the refusals say why). */
-async function lineAmounts(ctx: ServiceContext, r: Refusals, input: AddClaimLineInput): Promise<LineAmounts | undefined> {
-  const base = ctx.org.baseCurrency;
-  const plain = { currency: base, fxRate: '1', fxRateSource: 'identity', reimbursementBasis: 'expense_date_rate', quantity: '1', rateId: null, band: null } as const;
-  const required = (value: string | undefined, pointer: string): value is string => r.check(value !== undefined, pointer, 'is required');
-  switch (input.type) {
-    case 'receipt': {
-      const currency = input.currency ?? base;
-      const known = r.check(isCurrency(currency), '/currency', 'is not an ISO 4217 currency code');
-      const amountOk = required(input.amount, '/amount') && amountInCurrency(r, input.amount, currency, '/amount', { positive: true });
-      const fx = checkFxRate(r, { fx_rate: input.fx_rate, currency, base_currency: base, currency_known: known });
-      if (currency === base) {
-        r.check(input.bank_charged_amount === undefined, '/bank_charged_amount', 'only a foreign-currency line is reimbursed as bank-charged');
-        if (!amountOk || !fx) return undefined;
-        const amount = input.amount!;
-        return { ...plain, amount, baseAmount: formatAmount(amount, base) };
-      }
-      const bank = input.bank_charged_amount;
-      const bankOk = bank === undefined || amountInCurrency(r, bank, base, '/bank_charged_amount', { positive: true });
-      if (!known || !amountOk || !fx || !bankOk) return undefined;
-      const amount = input.amount!;
-      const common = { ...plain, currency, amount, quantity: '1' };
-      if (bank !== undefined) {
-        return {
-          ...common,
-          baseAmount: formatAmount(bank, base),
-          fxRate: new Dec(bank).div(amount).toDecimalPlaces(10).toFixed(),
-          fxRateSource: 'bank_statement',
-          reimbursementBasis: 'bank_charged',
-        };
-      }
-      return { ...common, baseAmount: formatAmount(new Dec(amount).times(fx), base), fxRate: input.fx_rate!, fxRateSource: input.fx_rate_source ?? 'reference' };
-    }
-    case 'mileage':
-    case 'per_diem': {
-      if (!required(input.quantity, '/quantity') || !positiveQuantity(r, input.quantity, '/quantity')) return undefined;
-      const quantity = input.quantity;
-      const rate = await bandOf(ctx, r, input, quantity);
-      if (!rate) return undefined;
-      if (!r.check(rate.currency === base, '/rate_id', `the rate is not in the base currency ${base}`)) return undefined;
-      const amount = formatAmount(roundAmount(new Dec(quantity).times(rate.unitAmount), base), base);
-      return { ...plain, amount, baseAmount: amount, quantity, rateId: input.rate_id ?? null, band: rate.band };
-    }
-    case 'advance_offset': {
-      if (!required(input.amount, '/amount') || !amountInCurrency(r, input.amount, base, '/amount', { positive: true })) return undefined;
-      // The advance already paid out is deducted from what is reimbursed.
-      const amount = formatAmount(new Dec(input.amount).neg(), base);
-      return { ...plain, amount, baseAmount: amount };
-    }
-  }
+async function writeShares(ctx: ServiceContext, lineId: string, c: CheckedLine) {
+  const shares = c.shares.map((s) => ({ analyticAccountId: s.analyticAccountId, percentage: s.percentage }));
+  await insertLineShares(ctx.db, { organizationId: ctx.principal.organizationId, lineId, shares });
 }
 
-/** Adds a line at the end of a draft claim, as the caller; every rule is checked before the write, refused together in one 422. */
-export async function addClaimLine(ctx: ServiceContext, input: AddClaimLineInput) {
-  const { db } = ctx;
+/** Adds a line at the end of a draft claim; every rule is checked before the write, refused together in one 422. */
+export async function addClaimLine(ctx: ServiceContext, input: AddClaimLineInput): Promise<ClaimAnswer> {
   const organizationId = ctx.principal.organizationId;
-  const claim = await draftClaim(ctx, input.claim_id);
-  const r = new Refusals();
-
-  const category = await findExpenseCategory(db, { organizationId, id: input.category_id });
-  r.check(Boolean(category?.active), '/category_id', 'is not an active expense category of this organization');
-  notBlank(r, input.description, '/description');
-
-  const amounts = await lineAmounts(ctx, r, input);
-  const taxAmount = input.tax_amount ?? '0';
-  if (amounts && amountInCurrency(r, taxAmount, amounts.currency, '/tax_amount')) {
-    r.check(new Dec(taxAmount).lte(new Dec(amounts.amount).abs()), '/tax_amount', 'must be an amount from 0 up to the line amount');
-  }
-
-  if (input.tax_code_id) {
-    const [taxCode] = await findTaxCodesByIds(db, { organizationId, ids: [input.tax_code_id] });
-    r.check(Boolean(taxCode?.active), '/tax_code_id', 'is not an active tax code of this organization');
-  }
-
-  const shareInput = input.shares ?? [];
-  const accounts = await findAnalyticAccountsByIds(db, { organizationId, ids: [...new Set(shareInput.map((s) => s.analytic_account_id))] });
-  const shares = checkShares(r, shareInput, accounts, '/shares').shares;
-  r.throwIfAny();
-  const a = amounts!;
-
-  const documentBasis = input.document_basis ?? (input.type === 'receipt' ? 'einvoice_employee' : 'relaxation_receipt');
-  const relaxationReason =
-    input.relaxation_reason ?? (documentBasis === 'relaxation_receipt' ? `${input.type.replace('_', ' ')} computed from the organization's rates` : null);
-  const lineNo = await nextClaimLineNo(db, { organizationId, claimId: claim.id });
-  const line = await insertClaimLine(db, {
+  const { claim, excludedStates } = await draftClaimOfCaller(ctx, input.id, input.expected_revision);
+  const { id: _id, expected_revision: _rev, einvoice_validated_at, ...fields } = input;
+  const checked = await checkClaimLine(ctx, fields, sentOf(fields), { claimantMemberId: claim.claimantMemberId, excludedStates });
+  const lineNo = await nextClaimLineNo(ctx.db, { organizationId, claimId: claim.id });
+  const line = await insertClaimLine(ctx.db, {
     organizationId,
     claimId: claim.id,
     lineNo,
-    type: input.type,
-    expenseDate: input.expense_date,
-    categoryId: input.category_id,
-    description: input.description.trim(),
-    currency: a.currency,
-    amount: a.amount,
-    baseAmount: a.baseAmount,
-    fxRate: a.fxRate,
-    fxRateSource: a.fxRateSource,
-    reimbursementBasis: a.reimbursementBasis,
-    quantity: a.quantity,
-    rateId: a.rateId,
-    band: a.band,
-    taxAmount,
-    taxCodeId: input.tax_code_id ?? null,
-    supplierName: input.supplier_name ?? null,
-    supplierTin: input.supplier_tin ?? null,
-    documentBasis,
-    einvoiceUuid: input.einvoice_uuid ?? null,
-    einvoiceValidatedAt: input.einvoice_validated_at ?? null,
-    relaxationReason,
+    type: fields.type,
+    ...lineColumns(checked),
+    einvoiceValidatedAt: checked.einvoiceUuid ? (einvoice_validated_at ?? null) : null,
   });
-  await insertLineShares(db, { organizationId, lineId: line.id, shares: shares.map((s) => ({ analyticAccountId: s.analyticAccountId, percentage: s.percentage })) });
-  if (input.documents?.length) {
-    await bindDocuments(ctx, { record_type: 'expense_claim_line', record_id: line.id, ids: input.documents, pointer: '/documents' });
-  }
-  await bumpClaimRevision(db, { organizationId, id: claim.id });
-  return line;
-}
-
-/** A withdrawn line stays on the claim and no longer counts. */
-export async function withdrawClaimLine(ctx: ServiceContext, input: { claim_id: string; line_id: string }) {
-  const organizationId = ctx.principal.organizationId;
-  const claim = await draftClaim(ctx, input.claim_id);
-  if (!(await withdrawClaimLineRow(ctx.db, { organizationId, claimId: claim.id, lineId: input.line_id }))) {
-    throw new AppError('not_found', { detail: 'No such line on this claim' });
+  await writeShares(ctx, line.id, checked);
+  if (fields.documents?.length) {
+    await bindDocuments(ctx, { record_type: 'expense_claim_line', record_id: line.id, ids: fields.documents, pointer: '/documents' });
   }
   await bumpClaimRevision(ctx.db, { organizationId, id: claim.id });
+  return getClaim(ctx, { id: claim.id });
+}
+
+/** The stored line as the fields a change starts from (what the claimant chose, not what was computed). */
+function storedFields(line: ClaimLineRow, shares: { analyticAccountId: string; percentage: string }[], base: string): ClaimLineFields {
+  const receipt = line.type === 'receipt';
+  const rated = line.type === 'mileage' || line.type === 'per_diem';
+  const override = line.fxRateSource === 'override';
+  return {
+    type: line.type,
+    expense_date: line.expenseDate,
+    category_id: line.categoryId,
+    description: line.description,
+    currency: receipt ? line.currency : null,
+    amount: receipt ? formatAmount(line.amount, line.currency) : line.type === 'advance_offset' ? formatAmount(new Dec(line.amount).neg(), base) : null,
+    fx_rate: override ? formatRate(line.fxRate) : null,
+    fx_rate_reason: override ? line.fxRateReason : null,
+    bank_charged_amount: line.fxRateSource === 'bank_statement' ? formatAmount(line.baseAmount, base) : null,
+    quantity: rated ? formatRate(line.quantity) : null,
+    rate_id: rated ? line.rateId : null,
+    band: line.type === 'per_diem' ? line.band : null,
+    tax_amount: receipt ? formatAmount(line.taxAmount, line.currency) : null,
+    tax_code_id: line.taxCodeId,
+    supplier_name: line.supplierName,
+    supplier_tin: line.supplierTin,
+    supplier_country: line.supplierCountry,
+    document_basis: line.documentBasis,
+    einvoice_uuid: line.einvoiceUuid,
+    relaxation_reason: line.relaxationReason,
+    shares: shares.map((s) => ({ analytic_account_id: s.analyticAccountId, percentage: formatRate(s.percentage) })),
+  };
+}
+
+/**
+ * The change laid over the stored line. What the stored line computed from fields the change
+ * replaces is not carried over: the SST worked out from a tax code when the amount, currency or code
+ * changes; the rate choice (override or bank-charged) when the change makes the other one or moves
+ * to another currency.
+ */
+function mergeChange(stored: ClaimLineFields, change: Partial<ClaimLineFields>): ClaimLineFields {
+  const merged = { ...stored } as Record<string, unknown>;
+  for (const k of FIELDS) if (k in change && change[k] !== undefined) merged[k] = change[k];
+  const m = merged as unknown as ClaimLineFields;
+  const changes = (k: ClaimLineField) => change[k] !== undefined;
+  if (!changes('tax_amount') && m.tax_code_id != null && (changes('amount') || changes('currency') || changes('tax_code_id'))) m.tax_amount = null;
+  const currencyMoved = changes('currency') && change.currency !== stored.currency;
+  if (!changes('bank_charged_amount') && (changes('fx_rate') || currencyMoved)) m.bank_charged_amount = null;
+  if (!changes('fx_rate') && (changes('bank_charged_amount') || currencyMoved)) m.fx_rate = null;
+  if (!changes('fx_rate_reason') && m.fx_rate == null) m.fx_rate_reason = null;
+  return m;
+}
+
+/** Changes a line of a draft claim; the line is checked and priced again with the add rules. */
+export async function updateClaimLine(ctx: ServiceContext, input: UpdateClaimLineInput): Promise<ClaimAnswer> {
+  const organizationId = ctx.principal.organizationId;
+  const { claim, excludedStates } = await draftClaimOfCaller(ctx, input.id, input.expected_revision);
+  const line = await findClaimLine(ctx.db, { organizationId, claimId: claim.id, lineId: input.line_id });
+  if (!line) throw noSuchLine();
+  if (line.withdrawn) throw new AppError('conflict', { detail: 'The line is withdrawn; a withdrawn line no longer changes' });
+
+  const { id: _id, line_id: _lineId, expected_revision: _rev, ...change } = input;
+  const storedShares = await listLineShares(ctx.db, { organizationId, lineIds: [line.id] });
+  const merged = mergeChange(storedFields(line, storedShares, ctx.org.baseCurrency), change);
+  const checked = await checkClaimLine(ctx, merged, sentOf(change), { claimantMemberId: claim.claimantMemberId, excludedStates, lineId: line.id });
+
+  await updateClaimLineRow(ctx.db, {
+    organizationId,
+    lineId: line.id,
+    set: { ...lineColumns(checked), einvoiceValidatedAt: checked.einvoiceUuid === line.einvoiceUuid ? line.einvoiceValidatedAt : null },
+  });
+  if (change.shares !== undefined) {
+    await deleteLineShares(ctx.db, { organizationId, lineId: line.id });
+    await writeShares(ctx, line.id, checked);
+  }
+  if (change.documents != null) await replaceLineDocuments(ctx, line.id, change.documents);
+  await bumpClaimRevision(ctx.db, { organizationId, id: claim.id });
+  return getClaim(ctx, { id: claim.id });
+}
+
+/**
+ * The sent documents become the line's supporting documents: new ones are bound (the shared binding
+ * rules), dropped ones detached (kept in history, as detachLineDocument does), and one detached
+ * from this very line earlier supports it again.
+ */
+async function replaceLineDocuments(ctx: ServiceContext, lineId: string, ids: string[]) {
+  const organizationId = ctx.principal.organizationId;
+  const current = await listActiveLineDocuments(ctx.db, { organizationId, lineIds: [lineId] });
+  for (const d of current) {
+    if (!ids.includes(d.fileId)) await detachLineDocumentRow(ctx.db, { organizationId, lineId, fileId: d.fileId, now: ctx.now });
+  }
+  await bindDocuments(ctx, { record_type: 'expense_claim_line', record_id: lineId, ids, pointer: '/documents' });
+  await reattachLineDocuments(ctx.db, { organizationId, lineId, fileIds: ids });
+}
+
+/** Withdraws a line: it stays on the claim, marked withdrawn, and no longer counts toward the total. */
+export async function withdrawClaimLine(ctx: ServiceContext, input: WithdrawClaimLineInput): Promise<ClaimAnswer> {
+  const organizationId = ctx.principal.organizationId;
+  const { claim } = await draftClaimOfCaller(ctx, input.id, input.expected_revision);
+  const line = await findClaimLine(ctx.db, { organizationId, claimId: claim.id, lineId: input.line_id });
+  if (!line) throw noSuchLine();
+  if (line.withdrawn) throw new AppError('conflict', { detail: 'The line is already withdrawn' });
+  await withdrawClaimLineRow(ctx.db, { organizationId, claimId: claim.id, lineId: line.id });
+  await bumpClaimRevision(ctx.db, { organizationId, id: claim.id });
+  return getClaim(ctx, { id: claim.id });
 }
 
 /**
  * A document stops supporting a line: it stays bound to the line (it can back no other record) and
- * is kept in history, but leaves the line's documents and the duplicate signal.
+ * is kept in history, but leaves the line's documents and the duplicate signal. (Over the API the
+ * claimant does this by sending the line's documents without it.)
  */
-export async function detachLineDocument(ctx: ServiceContext, input: { claim_id: string; line_id: string; document_id: string }) {
+export async function detachLineDocument(ctx: ServiceContext, input: { id: string; line_id: string; document_id: string }) {
   const organizationId = ctx.principal.organizationId;
-  const claim = await draftClaim(ctx, input.claim_id);
+  const { claim } = await draftClaimOfCaller(ctx, input.id);
   const line = await findClaimLine(ctx.db, { organizationId, claimId: claim.id, lineId: input.line_id });
-  if (!line) throw new AppError('not_found', { detail: 'No such line on this claim' });
+  if (!line) throw noSuchLine();
   if (!(await detachLineDocumentRow(ctx.db, { organizationId, lineId: line.id, fileId: input.document_id, now: ctx.now }))) {
     throw new AppError('not_found', { detail: 'The document does not support this line' });
   }

@@ -2,6 +2,7 @@ import { router } from '../../trpc';
 import { createClaimProcedure } from './create-claim';
 import { getClaimProcedure } from './get-claim';
 import { listClaimsProcedure } from './list-claims';
+import { claimLinesRouter } from './lines/router';
 import { payClaimProcedure } from './pay-claim';
 import { transitionClaimProcedure } from './transition-claim';
 
@@ -11,4 +12,5 @@ export const claimsRouter = router({
   list: listClaimsProcedure,
   transition: transitionClaimProcedure,
   pay: payClaimProcedure,
+  lines: claimLinesRouter,
 });

@@ -15,7 +15,7 @@ import { claimAnswerSchema } from './schemas';
 export const transitionClaimInput = z.strictObject({
   id: uuid().describe('The claim'),
   action_key: z.string().min(1).max(100).describe('One of the claim’s available_transitions'),
-  reason: z.string().max(500).optional().describe('Recorded on the decision log; required where the descriptor says requires_reason'),
+  reason: z.string().max(500, { message: 'must be at most 500 characters' }).optional().describe('Recorded on the decision log; required where the descriptor says requires_reason'),
 });
 
 export const transitionClaimProcedure = workflowDecisionProcedure
