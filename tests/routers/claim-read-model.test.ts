@@ -16,7 +16,7 @@ import {
   uploadClaimDocument,
   withdrawClaimLine,
 } from '../factories/claims';
-import { decide, insertGrant, pay, retireGrants } from '../factories/approvals';
+import { decide, insertAssignment, insertGrant, pay, retireGrants } from '../factories/approvals';
 import { submitForSignoff } from '../factories/claim-access';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
@@ -53,7 +53,8 @@ const all = (account: { id: string }) => [{ analyticAccountId: account.id, perce
 
 describe('the claim answer is built from stored lines, decisions, settlements and sign-offs', () => {
   it('lines of every type, a withdrawn line, several currencies; the claim through submit, sign-off, approve and pay', async () => {
-    const { org, employee, accountant, ref, client, salesUnit: sales } = await setup();
+    const { org, employee, accountant, colleague, ref, client, salesUnit: sales } = await setup();
+    await insertAssignment(t.db, org.id, { analyticAccountId: ref.zeta.id, memberId: colleague.id });
     const finance = await createOrgUnit(t.db, { organizationId: org.id, code: 'FIN', name: 'Finance' });
     const salesExec = await createPosition(t.db, { organizationId: org.id, orgUnitId: sales.id, title: 'Sales executive' });
     const financeExec = await createPosition(t.db, { organizationId: org.id, orgUnitId: finance.id, title: 'Finance executive' });
@@ -191,16 +192,27 @@ describe('the claim answer is built from stored lines, decisions, settlements an
     const inFinance = await decide(t, accountant.session, claimId, 'approve');
     expect(inFinance.claim.state).toBe('finance');
     expect(inFinance.decisions.at(-1)).toMatchObject({ from: 'review', to: 'finance', via: 'grant', actor_member_id: accountant.id, authority_member_id: accountant.id, decided_at: '2026-06-01T02:30:00.000Z' });
-    // No account has an approver of its own: the finance controller (the fallback) may sign every share.
+    // Zeta Tower has its own approver (the colleague); the other accounts have none, so the finance
+    // controller (the project approvers' fallback) signs them.
     expect(inFinance.signoffs.map((s: any) => [s.account_code, s.amount, s.eligible, s.state, s.signed])).toEqual([
       ['D-SALES', '303.40', [accountant.id], 'finance', undefined],
       ['P-ALPHA', '265.96', [accountant.id], 'finance', undefined],
-      ['P-ZETA', '63.60', [accountant.id], 'finance', undefined],
+      ['P-ZETA', '63.60', [colleague.id], 'finance', undefined],
     ]);
+    t.setNow(at('2026-06-01T02:45:00Z'));
+    await decide(t, accountant.session, claimId, 'approve');
+    const signed = await client(accountant.apiKey).expenses.claims.get({ id: claimId });
+    expect(signed.claim.state).toBe('finance');
+    expect(signed.signoffs.map((s) => [s.account_code, s.signed?.actor_member_id ?? null, s.signed?.via ?? null, s.signed?.decided_at ?? null])).toEqual([
+      ['D-SALES', accountant.id, 'escalation', '2026-06-01T02:45:00.000Z'],
+      ['P-ALPHA', accountant.id, 'escalation', '2026-06-01T02:45:00.000Z'],
+      ['P-ZETA', null, null, null],
+    ]);
+    expect(signed.signoffs[0]!.signed).toMatchObject({ amount: '303.40', state: 'finance', approver_assignment_id: null, analytic_account_id: ref.sales.id, axis_id: ref.departments.id });
     t.setNow(at('2026-06-01T03:00:00Z'));
-    const approved = await decide(t, accountant.session, claimId, 'approve');
+    const approved = await decide(t, colleague.session, claimId, 'approve');
     expect(approved.claim.state).toBe('approved');
-    expect(approved.decisions.at(-1)).toMatchObject({ from: 'finance', to: 'approved', via: 'escalation', actor_member_id: accountant.id });
+    expect(approved.decisions.at(-1)).toMatchObject({ from: 'finance', to: 'approved', via: 'grant', actor_member_id: colleague.id, authority_member_id: colleague.id });
 
     const proof = await uploadClaimDocument(t.db, org.id, accountant.id, 'bank advice');
     t.setNow(at('2026-06-03T03:00:00Z'));
@@ -209,7 +221,7 @@ describe('the claim answer is built from stored lines, decisions, settlements an
     const paid = await client(employee.apiKey).expenses.claims.get({ id: claimId });
     t.setNow(undefined);
     expect(paid.claim).toMatchObject({ state: 'paid', semantic: 'payout', submitted_at: '2026-04-12T03:00:00.000Z' });
-    expect(paid.decisions.map((d) => `${d.from}->${d.to}:${d.via}`)).toEqual(['draft->review:reporter', 'review->finance:grant', 'finance->approved:escalation', 'approved->paid:grant']);
+    expect(paid.decisions.map((d) => `${d.from}->${d.to}:${d.via}`)).toEqual(['draft->review:reporter', 'review->finance:grant', 'finance->finance:escalation', 'finance->approved:grant', 'approved->paid:grant']);
     // Not a sign-off step any more.
     expect(paid.signoffs).toEqual([]);
     expect(paid.available_transitions).toEqual([]);
