@@ -6,7 +6,7 @@ import type { DemoMember } from './types';
  * The demo's other claims (src/demo/claims.ts), one for each state the first four leave out: paid
  * after an escalation (the KLCC share is above the owner's band, the finance controller signs it),
  * disputed by the KLCC approver, returned to draft and resubmitted (in review again), approved and
- * waiting for payment, cancelled. In an organization of one person only the cancelled one is filed.
+ * waiting for payment (after a dispute resolved), cancelled. In an organization of one person only the cancelled one is filed.
  */
 
 export async function decidedClaims(kit: ClaimsKit): Promise<void> {
@@ -75,15 +75,23 @@ async function clientVisitClaim(kit: ClaimsKit): Promise<void> {
   filed(await decide(claimant, after(205), id, 'submit'), claimant);
 }
 
-/** 8. Approved: signed in review and finance, waiting for its payout. */
+/**
+ * 8. Approved, waiting for its payout. Where the finance manager is not the claimant, the KLCC
+ * approver first disputed her share and the finance manager resolved it on her authority (a
+ * delegation; the raiser may not resolve her own dispute), then she signed.
+ */
 async function trainingClaim(kit: ClaimsKit): Promise<void> {
   const { cast, ref, after, create, decide, filed } = kit;
-  const { owner, colleague } = cast;
+  const { owner, approver, colleague } = cast;
   const claim = await create(colleague, after(55), { title: 'Train to the Penang training' });
   const id = claim.claim.id;
   await receipt(kit, colleague, 55, id, { description: 'ETS return ticket, KL Sentral to Butterworth', amount: '96.00', supplier: 'KTM Berhad', account: ref.projects.klcc });
   await decide(colleague, after(105), id, 'submit');
   await decide(superiorOfColleague(kit), after(175), id, 'approve');
+  if (approver.id !== colleague.id) {
+    await decide(owner, after(185), id, 'dispute', 'Is this the Penang training or the KLCC site induction?');
+    await decide(approver, after(195), id, 'resolve', 'The KLCC site induction, held in Penang');
+  }
   filed(await decide(owner, after(215), id, 'approve'), colleague);
 }
 

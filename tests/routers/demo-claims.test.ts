@@ -109,9 +109,12 @@ describe('the demo claims are decided by the right people, through the approval 
       ['draft', 'grant', aisha, aisha],
       ['review', 'reporter', devi, devi],
     ]);
+    // Disputed by the KLCC approver, resolved by someone else (her delegate), then signed.
     expect(await decided('Train to the Penang training')).toEqual([
       ['review', 'reporter', chong, chong],
       ['finance', 'grant', ben, ben],
+      ['disputed', 'grant', aisha, aisha],
+      ['finance', 'delegation', ben, aisha],
       ['approved', 'grant', aisha, aisha],
     ]);
     expect(await decided('Stationery (filed twice)')).toEqual([['cancelled', 'reporter', devi, devi]]);
