@@ -7,8 +7,9 @@ import type { DemoMember } from './types';
 /**
  * How the demo acts as a person. Operations go through the in-process client with the member's
  * session, exactly as that person's requests would (authentication, permission, the write's own
- * transaction, nested in the seed's as a savepoint). The people's decisions that are no operation yet
- * go to their services with the context that same session resolves to. Never a database query here.
+ * transaction, nested in the seed's as a savepoint). What is no tRPC operation yet (an upload,
+ * issuing a receivable, a receipt) goes to its service with the context that same session resolves
+ * to. Never a database query here.
  */
 
 /** Nobody signed in: the caller of `auth.login`. */

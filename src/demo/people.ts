@@ -109,6 +109,8 @@ export interface SeededOrganization {
   name: string;
   base_currency: string;
   members: DemoMember[];
+  /** Members who left, still to be deactivated once the org chart holds their old seat. */
+  leavers: { id: string; revision: number }[];
 }
 
 /** Logs the member in with their e-mail and password, as the person would; answers the session. */
@@ -145,13 +147,16 @@ export async function seedOrganization(deps: AppDeps, run: DemoRun, spec: Organi
   const profile = await as(deps, owner).organization.profile.get();
   await as(deps, owner, { ifMatch: profile.revision }).organization.profile.update(spec.profile);
   const members = [owner];
+  const leavers: SeededOrganization['leavers'] = [];
   for (const p of others) {
     const fields = person(p);
     const added = await as(deps, owner).organization.members.add({ name: fields.name, email: fields.email, password: fields.password, roles: [p.role] });
     const member: DemoMember = { id: added.id, ...fields };
+    // A member who left: shown inactive from the start; the deactivation itself waits until the org
+    // chart has their old seat (deactivateLeavers), since only an active member can be given one.
     if (p.left) {
-      await as(deps, owner, { ifMatch: added.revision }).organization.members.deactivate({ id: added.id });
       member.active = false;
+      leavers.push({ id: added.id, revision: added.revision });
     }
     members.push(member);
   }
@@ -165,7 +170,13 @@ export async function seedOrganization(deps: AppDeps, run: DemoRun, spec: Organi
     // The administrator's `key create`: the key carries what the member holds.
     member.api_key = (await issueApiKey(admin, { member_id: member.id, name: `${member.name} demo key` })).api_key;
   }
-  return { spec, id: organization.id, name: organization.name, base_currency: organization.baseCurrency, members };
+  return { spec, id: organization.id, name: organization.name, base_currency: organization.baseCurrency, members, leavers };
+}
+
+/** The owner deactivates the members who left (organization.members.deactivate, If-Match). */
+export async function deactivateLeavers(deps: AppDeps, org: SeededOrganization): Promise<void> {
+  const owner = org.members[0]!;
+  for (const l of org.leavers) await as(deps, owner, { ifMatch: l.revision }).organization.members.deactivate({ id: l.id });
 }
 
 /** Who plays which part in the organization's documents and claims; in a small one, the same person plays several. */
@@ -186,6 +197,8 @@ export function castOf(org: SeededOrganization) {
     approver,
     claimant: byRole('employee') ?? owner,
     colleague: byRole('clerk') ?? approver,
+    /** A member who left (inactive): the Sales Manager's seat is still theirs on the org chart. */
+    leaver: org.members.find((m) => !m.active),
   };
 }
 export type Cast = ReturnType<typeof castOf>;

@@ -23,6 +23,8 @@ export interface ReferenceData {
   categories: { meals: { id: string }; travel: { id: string }; lodging: { id: string }; advance: { id: string } };
   claimGroups: { roadshow: { id: string } };
   mileageRate: { id: string };
+  /** The Finance Manager's seat: the finance controller's default grant names it. */
+  financeManager: { id: string };
   perDiemRate: { id: string };
 }
 
@@ -78,12 +80,18 @@ export async function seedReferenceData(deps: AppDeps, run: DemoRun, org: Seeded
     await field('urgent', 'Urgent', 'boolean'),
   ];
 
-  // The org chart: a vacant seat, a retired one, and everyone's primary position.
+  // The org chart (DESIGN section 17's superior walk): Head Office with the Managing Director, the
+  // Commercial Division (its director's seat vacant) over the Sales Department, whose manager left
+  // the company, and the Finance Department with its manager; a vacant seat and a retired one. A
+  // claimant in Sales is signed for in review by the first active holder up the chain: the director.
   const hq = await settings().orgUnits.create({ code: 'HQ', name: 'Head Office' });
-  const salesUnit = await settings().orgUnits.create({ code: 'SALES', name: 'Sales Department', parent_id: hq.id });
+  const division = await settings().orgUnits.create({ code: 'COM', name: 'Commercial Division', parent_id: hq.id });
+  const salesUnit = await settings().orgUnits.create({ code: 'SALES', name: 'Sales Department', parent_id: division.id });
   const finance = await settings().orgUnits.create({ code: 'FIN', name: 'Finance Department', parent_id: hq.id });
   const position = (org_unit_id: string, title: string, is_unit_head = false) => settings().positions.create({ org_unit_id, title, is_unit_head });
   const director = await position(hq.id, 'Managing Director', true);
+  const commercialDirector = await position(division.id, 'Commercial Director', true);
+  const salesManager = await position(salesUnit.id, 'Sales Manager', true);
   const salesExecutive = await position(salesUnit.id, 'Sales Executive');
   const financeManager = await position(finance.id, 'Finance Manager', true);
   const accountsClerk = await position(finance.id, 'Accounts Clerk');
@@ -93,10 +101,12 @@ export async function seedReferenceData(deps: AppDeps, run: DemoRun, org: Seeded
   // In a small organization one person fills several parts: the last seat named for them is theirs.
   const seatOf = new Map([
     [cast.owner.id, director.id],
-    [cast.approver.id, financeManager.id],
     [cast.colleague.id, accountsClerk.id],
+    [cast.approver.id, financeManager.id],
     [cast.claimant.id, salesExecutive.id],
   ]);
+  // The Sales Manager who left keeps the seat on the chart (deactivated afterwards): the walk passes them over.
+  if (cast.leaver) seatOf.set(cast.leaver.id, salesManager.id);
   for (const [member_id, position_id] of seatOf) {
     await settings().positionAssignments.create({ member_id, position_id, valid_from: '2024-01-01', is_primary: true });
   }
@@ -152,6 +162,7 @@ export async function seedReferenceData(deps: AppDeps, run: DemoRun, org: Seeded
     categories: { meals, travel, lodging, advance },
     claimGroups: { roadshow },
     mileageRate: mileage,
+    financeManager,
     perDiemRate: perDiem,
   };
   const named = (r: { id: string; code: string; name: string }) => ({ id: r.id, code: r.code, name: r.name });
@@ -164,8 +175,8 @@ export async function seedReferenceData(deps: AppDeps, run: DemoRun, org: Seeded
     custom_fields: customFields.map((f) => ({ id: f.id, key: f.key, label: f.label, type: f.type, options: f.options, required: f.required })),
     expense_categories: [meals, travel, lodging, advance].map(named),
     claim_groups: [roadshow, retreatRetired].map((g) => ({ id: g.id, name: g.name, retired: g.retired_at !== null })),
-    org_units: [hq, salesUnit, finance].map((u) => ({ id: u.id, code: u.code, name: u.name, parent_id: u.parent_id })),
-    positions: [director, salesExecutive, financeManager, accountsClerk, vacant, despatchRetired].map((p) => ({
+    org_units: [hq, division, salesUnit, finance].map((u) => ({ id: u.id, code: u.code, name: u.name, parent_id: u.parent_id })),
+    positions: [director, commercialDirector, salesManager, salesExecutive, financeManager, accountsClerk, vacant, despatchRetired].map((p) => ({
       id: p.id,
       title: p.title,
       org_unit_id: p.org_unit_id,

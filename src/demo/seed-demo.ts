@@ -1,7 +1,8 @@
 import type { Database } from '../db/client';
 import type { AppDeps } from '../deps';
+import { seedApprovals } from './approvals';
 import { seedClaims } from './claims';
-import { ACME, ACME_PROPERTIES, BORNEO, castOf, demoRun, seedOrganization, SOLO, type SeededOrganization } from './people';
+import { ACME, ACME_PROPERTIES, BORNEO, castOf, deactivateLeavers, demoRun, seedOrganization, SOLO, type SeededOrganization } from './people';
 import { seedCompanyGroup, seedReferenceData } from './reference-data';
 import { seedCustomers, seedDocuments } from './receivables';
 import type { DemoData, DemoOrganization } from './types';
@@ -13,8 +14,8 @@ export type { DemoClaim, DemoCustomer, DemoData, DemoMember, DemoOrganization } 
  * start from. Three organizations (Acme Trading with its group sister company, Borneo Logistics, the
  * sole owner Siti Consulting), built step by step through the operations people and the administrator
  * use: `org create`, auth.login, organization.*, settings.*, receivables.*, expenses.claims.create,
- * me.payoutChannels.create; the people's decisions that are no operation yet go to their services as
- * the acting member. Never a database query or a table from here (tests/unit/demo-imports.test.ts).
+ * me.payoutChannels.create, expenses.claims.transition and pay; claim lines, which are no operation
+ * yet, go to their service as the acting member. Never a database query or a table from here (tests/unit/demo-imports.test.ts).
  *
  * One transaction: a run that fails leaves nothing behind. The operations' own transactions nest in
  * it as savepoints (on the embedded database, the outer handle must not be touched meanwhile: every
@@ -40,9 +41,12 @@ export async function seedDemo(deps: AppDeps, now: Date): Promise<DemoData> {
     for (const org of [acme, borneo, solo]) {
       const cast = castOf(org);
       const { reference, printed } = await seedReferenceData(d, run, org, cast);
+      // The member who left keeps their seat on the chart; only now is the deactivation taken.
+      await deactivateLeavers(d, org);
+      const approvals = await seedApprovals(d, org, cast, reference);
       const customers = await seedCustomers(d, org, cast, org === acme ? acmeProperties : undefined);
       const receivables = await seedDocuments(d, run, org, cast, customers, reference);
-      const claims = await seedClaims(d, run, org, cast, reference);
+      const claims = await seedClaims(d, run, org, cast, reference, approvals.decidable);
       organizations.push({
         id: org.id,
         name: org.name,
@@ -52,6 +56,7 @@ export async function seedDemo(deps: AppDeps, now: Date): Promise<DemoData> {
         ...printed,
         ...receivables,
         ...claims,
+        ...approvals.printed,
         ...extras(org, { acme, acmeProperties, solo }),
       });
     }

@@ -57,6 +57,7 @@ export interface DemoDocument {
 export interface DemoClaim {
   id: string;
   reference: string;
+  /** The workflow state the claim was left in: draft, review, finance, disputed, approved, paid, rejected, cancelled. */
   state: string;
   claimant_member_id: string;
   title: string;
@@ -85,6 +86,12 @@ export interface DemoOrganization {
   per_diem_rates: { id: string; name: string }[];
   exchange_rates: { id: string; currency: string; rate_date: string; rate: string }[];
   claims: DemoClaim[];
+  /** Sources of approval authority (settings.approvalGrants): the defaults and the finance controller. */
+  approval_grants: { id: string; name: string; kind: string; step: string; fallback_grant_id: string | null; active: boolean }[];
+  /** Approver assignments of analytic accounts, with their band (settings.approverAssignments). */
+  approver_assignments: { id: string; analytic_account_id: string; member_id: string; min_amount: string; max_amount: string | null }[];
+  /** Delegations of approval authority (settings.delegations). */
+  delegations: { id: string; delegator_member_id: string; delegate_member_id: string; valid_from: string; valid_to: string; scope: string }[];
   /** Acme only: the group company its C-GROUP customer is, with that organization's owner. */
   group_sibling_organization_id?: string;
   group_sibling?: { id: string; name: string; owner: Pick<DemoMember, 'id' | 'name' | 'email' | 'password'> };

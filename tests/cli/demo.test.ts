@@ -41,6 +41,14 @@ describe('admin CLI: demo --json', { timeout: 240_000 }, () => {
     const data = JSON.parse(ran.stdout) as DemoData;
     expect(data.organizations.map((o) => o.name)).toEqual(['Acme Trading Sdn Bhd', 'Borneo Logistics Sdn Bhd', 'Siti Consulting']);
     const members = data.organizations.flatMap((o) => o.members.map((m) => ({ organizationId: o.id, m })));
+    for (const o of data.organizations) {
+      // Every key scripts rely on, and the approval set-up's ids.
+      for (const key of ['id', 'name', 'base_currency', 'members', 'customers', 'accounts', 'tax_codes', 'analytic_axes', 'projects', 'departments', 'custom_fields', 'trade_lines', 'invoices', 'expense_categories', 'claim_groups', 'payout_channels', 'org_units', 'positions', 'mileage_rates', 'per_diem_rates', 'exchange_rates', 'claims', 'approval_grants', 'delegations']) {
+        expect(o, key).toHaveProperty(key);
+      }
+      expect(o.approval_grants.map((g) => g.id)).toEqual(o.approval_grants.map(() => expect.any(String)));
+    }
+    expect(data.organizations[0]!.delegations).toHaveLength(1);
     for (const { m } of members) {
       expect(Object.keys(m).sort()).toEqual(['active', 'api_key', 'email', 'id', 'name', 'password', 'permissions', 'role', 'session_token']);
       expect(m.email).toMatch(/@.+\.demo\.example\.my$/);

@@ -1,13 +1,16 @@
 /**
- * What the claim read rule and `scope=to_act` look at, written straight to the tables while the
- * approval engine and the delegation settings are being built: delegations (drizzle inserts), and a
- * claim submitted with open sign-offs of its current round (the engine's work on entering a step).
+ * What the claim read rule and `scope=to_act` look at, written straight to the tables so a read test
+ * controls exactly who is eligible: delegations (drizzle inserts), a claim submitted with open
+ * sign-offs of its current round (the engine's work on entering a step), and a signature on one of
+ * them (the engine's work on approve). Decisions themselves go through expenses.claims.transition
+ * (tests/factories/approvals.ts `decide`).
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../src/db/client';
 import { analyticAccounts, claims, claimSignoffs, delegations } from '../../src/db/schema';
 import type { DelegationScope } from '../../src/domain/approvals';
 import { Dec } from '../../src/lib/money';
+import { signSignoff } from '../../src/db/queries/approval-engine';
 import { addClaimLine } from './claims';
 
 export async function insertDelegation(
@@ -125,4 +128,24 @@ export async function setSignoffRound(db: Database, q: { organizationId: string;
 /** Sets the claim's created_at (the list's order and month filter). */
 export async function setClaimCreatedAt(db: Database, q: { organizationId: string; claimId: string; createdAt: Date }) {
   await db.update(claims).set({ createdAt: q.createdAt }).where(and(eq(claims.organizationId, q.organizationId), eq(claims.id, q.claimId)));
+}
+
+/** Signs one sign-off row as the engine does on approve (who, on whose authority, how). */
+export async function signSignoffRow(
+  db: Database,
+  q: { organizationId: string; signoffId: string; actorMemberId: string; authorityMemberId?: string; via: 'grant' | 'delegation' | 'escalation'; now: Date },
+) {
+  const signed = await signSignoff(
+    db,
+    { organizationId: q.organizationId, id: q.signoffId },
+    {
+      signatureId: crypto.randomUUID(),
+      signedActorMemberId: q.actorMemberId,
+      signedAuthorityMemberId: q.authorityMemberId ?? q.actorMemberId,
+      signedAt: q.now,
+      signedVia: q.via,
+      approverAssignmentId: null,
+    },
+  );
+  if (!signed) throw new Error(`sign-off ${q.signoffId} is signed already`);
 }

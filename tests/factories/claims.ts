@@ -6,11 +6,9 @@ import { Dec } from '../../src/lib/money';
 import { findProjectAxis } from '../../src/db/queries/reference-data';
 import type { CLAIM_LINE_TYPES, DECISION_VIAS, DOCUMENT_BASES, SignoffGap } from '../../src/db/schema';
 import { uploadDocument } from '../../src/services/documents/upload-document';
-import * as decisions from '../../src/services/expenses/claim-decisions';
 import * as lines from '../../src/services/expenses/claim-lines';
 import * as settlements from '../../src/services/expenses/claim-settlements';
 import { SYSTEM_CREDENTIAL_ID } from '../../src/services/context';
-import * as signoffs from '../../src/services/expenses/claim-signoffs';
 import { createPayoutChannel } from '../../src/services/expenses/payout-channels';
 import { createClaimGroup, createExpenseCategory, createMileageRate, createPerDiemRate } from '../../src/services/expenses/reference-data';
 import { createAnalyticAccount, createAnalyticAxis, createTaxCode } from '../../src/services/receivables/reference-data';
@@ -201,38 +199,6 @@ export async function withdrawClaimLine(db: Database, q: { organizationId: strin
 
 export async function detachLineDocument(db: Database, q: { organizationId: string; claimId: string; lineId: string; fileId: string; now: Date }) {
   return lines.detachLineDocument(await asClaimant(db, q.organizationId, q.claimId, q.now), { id: q.claimId, line_id: q.lineId, document_id: q.fileId });
-}
-
-export async function recordClaimDecision(
-  db: Database,
-  q: { organizationId: string; claimId: string; actionKey: string; actorMemberId: string; authorityMemberId?: string; via: (typeof DECISION_VIAS)[number]; reason?: string; now: Date },
-) {
-  return decisions.recordClaimDecision(await contextFor(db, q.organizationId, q.actorMemberId, q.now), {
-    id: q.claimId,
-    action_key: q.actionKey,
-    via: q.via,
-    ...(q.authorityMemberId !== undefined ? { authority_member_id: q.authorityMemberId } : {}),
-    ...(q.reason !== undefined ? { reason: q.reason } : {}),
-  });
-}
-
-export async function openClaimSignoffs(
-  db: Database,
-  q: { organizationId: string; claimId: string; state: string; eligible: (analyticAccountId: string) => string[]; gap?: (analyticAccountId: string) => SignoffGap | undefined },
-) {
-  return signoffs.openClaimSignoffs(await asClaimant(db, q.organizationId, q.claimId), { id: q.claimId, state: q.state, eligible: q.eligible, ...(q.gap ? { gap: q.gap } : {}) });
-}
-
-export async function signClaimSignoff(
-  db: Database,
-  q: { organizationId: string; signoffId: string; actorMemberId: string; authorityMemberId?: string; via: 'grant' | 'delegation' | 'escalation'; approverAssignmentId?: string | null; now: Date },
-) {
-  return signoffs.signClaimSignoff(await contextFor(db, q.organizationId, q.actorMemberId, q.now), {
-    signoff_id: q.signoffId,
-    via: q.via,
-    ...(q.authorityMemberId !== undefined ? { authority_member_id: q.authorityMemberId } : {}),
-    ...(q.approverAssignmentId !== undefined ? { approver_assignment_id: q.approverAssignmentId } : {}),
-  });
 }
 
 export async function recordClaimSettlement(

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { queryRows, sql } from '../../src/db/client';
 import { listClaimSignoffs } from '../../src/db/queries/claims';
-import { insertDelegation, submitForSignoff } from '../factories/claim-access';
-import { addClaimLine, createClaimReferenceData, signClaimSignoff, uploadClaimDocument } from '../factories/claims';
+import { insertDelegation, signSignoffRow, submitForSignoff } from '../factories/claim-access';
+import { addClaimLine, createClaimReferenceData, uploadClaimDocument } from '../factories/claims';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
@@ -109,7 +109,7 @@ describe('GET /v1/expenses/claims/{id}', () => {
       expect(await status(w.claimId, hop.apiKey)).toBe(200);
       // Someone who signed (here on a delegation that has since ended) keeps reading what they signed.
       const signer = await createTestMember(t.db, w.org.id, { role: 'viewer' });
-      await signClaimSignoff(t.db, { organizationId: w.org.id, signoffId: sales.id, actorMemberId: signer.id, authorityMemberId: hop.id, via: 'delegation', now: NOW });
+      await signSignoffRow(t.db, { organizationId: w.org.id, signoffId: sales.id, actorMemberId: signer.id, authorityMemberId: hop.id, via: 'delegation', now: NOW });
       expect(await status(w.claimId, signer.apiKey)).toBe(200);
     } finally {
       t.setNow(undefined);

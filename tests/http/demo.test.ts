@@ -75,14 +75,26 @@ describe('the demo data set', () => {
     expect((await login({ email: former.email, password: former.password }, '198.51.100.22')).statusCode).toBe(401);
   });
 
-  it('sets the seller identity through the profile and the org chart with a vacant and a retired position', async () => {
+  it('sets the seller identity through the profile and the org chart: a division, two departments with heads, vacant seats, a retired one, a leaver', async () => {
     const demo = await seedDemo(t.deps, new Date());
     const acme = demo.organizations[0]!;
     const owner = acme.members.find((m) => m.role === 'owner')!;
     const profile = await t.app.inject({ method: 'GET', url: '/trpc/organization.profile.get', headers: { authorization: `Bearer ${owner.session_token}` } });
     expect(profile.json().result.data).toMatchObject({ name: 'Acme Trading Sdn Bhd', tin: 'C20880050010', msic: '46510', address: { state: '14', country_code: 'MY' } });
     expect(acme.positions.filter((p) => p.retired)).toHaveLength(1);
-    expect(acme.positions.filter((p) => !p.retired && p.holder_member_id === null).map((p) => p.title)).toEqual(['Business Development Executive']);
+    expect(acme.positions.filter((p) => !p.retired && p.holder_member_id === null).map((p) => p.title)).toEqual(['Commercial Director', 'Business Development Executive']);
+    const unit = (code: string) => acme.org_units.find((u) => u.code === code)!;
+    expect(acme.org_units.map((u) => [u.code, acme.org_units.find((p) => p.id === u.parent_id)?.code ?? null])).toEqual([
+      ['HQ', null],
+      ['COM', 'HQ'],
+      ['SALES', 'COM'],
+      ['FIN', 'HQ'],
+    ]);
+    // The Sales Manager's seat is still the member's who left; the Finance Manager heads Finance.
+    const holder = (title: string) => acme.members.find((m) => m.id === acme.positions.find((p) => p.title === title)!.holder_member_id);
+    expect(holder('Sales Manager')).toMatchObject({ name: 'Farid Former', active: false });
+    expect(holder('Finance Manager')).toMatchObject({ name: 'Ben Accountant', active: true });
+    expect(acme.positions.find((p) => p.title === 'Sales Manager')!.org_unit_id).toBe(unit('SALES').id);
     expect(acme.exchange_rates.map((r) => [r.currency, r.rate])).toEqual([
       ['USD', '4.4712'],
       ['SGD', '3.4815'],

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../src/lib/cursor';
-import { recordClaimDecision } from '../factories/claims';
+import { decide } from '../factories/approvals';
 import { insertDelegation, setClaimCreatedAt, submitForSignoff } from '../factories/claim-access';
-import { createClaimReferenceData } from '../factories/claims';
+import { addClaimLine, createClaimReferenceData } from '../factories/claims';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
@@ -51,8 +51,13 @@ async function listWorld() {
     await setClaimCreatedAt(t.db, { organizationId: org.id, claimId: id, createdAt });
     let state = 'draft';
     if (i % 5 === 1 || i % 5 === 2) {
-      const moved = await recordClaimDecision(t.db, { organizationId: org.id, claimId: id, actionKey: i % 5 === 1 ? 'submit' : 'cancel', actorMemberId: employee.id, via: 'reporter', now: NOW });
-      state = moved!.state;
+      const submit = i % 5 === 1;
+      if (submit) {
+        const line = { organizationId: org.id, claimId: id, now: NOW, type: 'receipt' as const, expenseDate: '2026-01-05', categoryId: ref.meals.id, description: 'Lunch' };
+        await addClaimLine(t.db, { ...line, amount: '10.00', documentBasis: 'relaxation_receipt', relaxationReason: 'Stall', shares: [{ analyticAccountId: ref.zeta.id, percentage: '100' }] });
+      }
+      const moved = await decide(t, employee.session, id, submit ? 'submit' : 'cancel');
+      state = moved.claim.state;
     }
     specs.push({ id, reference: res.json().claim.reference, title, state, createdAt });
   }

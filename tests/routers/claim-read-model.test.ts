@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
-import { listClaimSignoffs } from '../../src/db/queries/claims';
 import { claimLines, claimSettlements, fileAttachments, payoutChannels } from '../../src/db/schema';
 import { open } from '../../src/lib/secret-box';
 import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
@@ -12,14 +11,13 @@ import {
   createClaimReferenceData,
   createTestPayoutChannel,
   detachLineDocument,
-  openClaimSignoffs,
-  recordClaimDecision,
   recordClaimSettlement,
-  signClaimSignoff,
   TEST_PAYOUT_KEY,
   uploadClaimDocument,
   withdrawClaimLine,
 } from '../factories/claims';
+import { decide, insertAssignment, insertGrant, pay, retireGrants } from '../factories/approvals';
+import { submitForSignoff } from '../factories/claim-access';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 
@@ -35,13 +33,28 @@ async function setup() {
   const ref = await createClaimReferenceData(t.db, org.id);
   // A fresh Idempotency-Key per client: writes made with an API key need one.
   const client = (token: string) => createInProcessClient(t.deps, { token, idempotencyKey: randomUUID() });
-  return { org, employee, accountant, colleague, ref, client };
+  // The org chart and grants the engine signs by: Ben heads the Sales Department (the colleague's and
+  // the employee's superior signs in review); no account has an approver of its own, so the project
+  // approvers' fallback, Ben as finance controller, signs every share in finance (an escalation).
+  const salesUnit = await createOrgUnit(t.db, { organizationId: org.id, code: 'SALES', name: 'Sales Department' });
+  const head = await createPosition(t.db, { organizationId: org.id, orgUnitId: salesUnit.id, title: 'Sales manager', isUnitHead: true });
+  const staff = await createPosition(t.db, { organizationId: org.id, orgUnitId: salesUnit.id, title: 'Sales assistant' });
+  await assignPosition(t.db, { organizationId: org.id, memberId: accountant.id, positionId: head.id, validFrom: '2020-01-01' });
+  await assignPosition(t.db, { organizationId: org.id, memberId: colleague.id, positionId: staff.id, validFrom: '2020-01-01' });
+  await retireGrants(t.db, org.id);
+  const controller = await insertGrant(t.db, org.id, { name: 'Finance controller', kind: 'default', step: 'finance', holderMemberId: accountant.id });
+  await insertGrant(t.db, org.id, { name: 'Line manager', kind: 'superior', step: 'review' });
+  await insertGrant(t.db, org.id, { name: 'Project approvers', kind: 'account_approver', step: 'finance', fallbackGrantId: controller.id });
+  return { org, employee, accountant, colleague, ref, client, salesUnit };
 }
+
+/** A share of 100% on the account: what a line needs to be submitted. */
+const all = (account: { id: string }) => [{ analyticAccountId: account.id, percentage: '100' }];
 
 describe('the claim answer is built from stored lines, decisions, settlements and sign-offs', () => {
   it('lines of every type, a withdrawn line, several currencies; the claim through submit, sign-off, approve and pay', async () => {
-    const { org, employee, accountant, ref, client } = await setup();
-    const sales = await createOrgUnit(t.db, { organizationId: org.id, code: 'SALES', name: 'Sales Department' });
+    const { org, employee, accountant, colleague, ref, client, salesUnit: sales } = await setup();
+    await insertAssignment(t.db, org.id, { analyticAccountId: ref.zeta.id, memberId: colleague.id });
     const finance = await createOrgUnit(t.db, { organizationId: org.id, code: 'FIN', name: 'Finance' });
     const salesExec = await createPosition(t.db, { organizationId: org.id, orgUnitId: sales.id, title: 'Sales executive' });
     const financeExec = await createPosition(t.db, { organizationId: org.id, orgUnitId: finance.id, title: 'Finance executive' });
@@ -92,9 +105,10 @@ describe('the claim answer is built from stored lines, decisions, settlements an
       documentBasis: 'foreign_supplier',
       shares: [{ analyticAccountId: ref.alpha.id, percentage: '100' }],
     });
-    await addClaimLine(t.db, { ...base, type: 'mileage', expenseDate: '2026-04-09', categoryId: ref.travel.id, description: 'KL to Ipoh', quantity: '120.5', rateId: ref.mileage.id });
-    await addClaimLine(t.db, { ...base, type: 'per_diem', expenseDate: '2026-04-09', categoryId: ref.meals.id, description: 'Two days in Singapore', quantity: '2', rateId: ref.perDiem.id, band: 'overseas' });
-    await addClaimLine(t.db, { ...base, type: 'advance_offset', expenseDate: '2026-04-01', categoryId: ref.advance.id, description: 'Cash advance', amount: '200' });
+    const sales100 = all(ref.sales);
+    await addClaimLine(t.db, { ...base, type: 'mileage', expenseDate: '2026-04-09', categoryId: ref.travel.id, description: 'KL to Ipoh', quantity: '120.5', rateId: ref.mileage.id, shares: sales100 });
+    await addClaimLine(t.db, { ...base, type: 'per_diem', expenseDate: '2026-04-09', categoryId: ref.meals.id, description: 'Two days in Singapore', quantity: '2', rateId: ref.perDiem.id, band: 'overseas', shares: sales100 });
+    await addClaimLine(t.db, { ...base, type: 'advance_offset', expenseDate: '2026-04-01', categoryId: ref.advance.id, description: 'Cash advance', amount: '200', shares: sales100 });
     const sgd = await addClaimLine(t.db, {
       ...base,
       type: 'receipt',
@@ -151,47 +165,63 @@ describe('the claim answer is built from stored lines, decisions, settlements an
     );
     expect(draft.lines[2]).toMatchObject({ rate_id: ref.mileage.id, document_basis: 'relaxation_receipt', relaxation_reason: expect.any(String) });
 
-    // Submit: the claim leaves draft; the unit is frozen to the day of submission.
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId, actionKey: 'submit', actorMemberId: employee.id, via: 'reporter', now: at('2026-04-12T03:00:00Z') });
-    await openClaimSignoffs(t.db, { organizationId: org.id, claimId, state: 'submitted', eligible: () => [accountant.id] });
+    // Submit: the claim leaves draft for review; the unit is frozen to the day of submission.
+    t.setNow(at('2026-04-12T03:00:00Z'));
+    await decide(t, employee.session, claimId, 'submit');
     t.setNow(at('2026-06-01T02:00:00Z'));
     const submitted = await client(accountant.apiKey).expenses.claims.get({ id: claimId });
-    expect(submitted.claim).toMatchObject({ state: 'submitted', semantic: 'pending', submitted_at: '2026-04-12T03:00:00.000Z', claimant_unit_name: 'Sales Department' });
+    expect(submitted.claim).toMatchObject({ state: 'review', semantic: 'pending', submitted_at: '2026-04-12T03:00:00.000Z', claimant_unit_name: 'Sales Department' });
     expect(submitted.decisions).toEqual([
-      { actor_member_id: employee.id, authority_member_id: employee.id, decided_at: '2026-04-12T03:00:00.000Z', from: 'draft', to: 'submitted', reason: '', via: 'reporter' },
+      expect.objectContaining({ actor_member_id: employee.id, authority_member_id: employee.id, decided_at: '2026-04-12T03:00:00.000Z', from: 'draft', to: 'review', via: 'reporter' }),
     ]);
-    // One sign-off per analytic account the active lines charge, for the base amount it carries.
+    // One sign-off per analytic account the active lines charge, for the base amount it carries
+    // (Sales: 106.00 + 96.40 + 301.00 - 200.00); in review the superior, Ben, signs them all.
     expect(submitted.signoffs.map((s) => [s.account_code, s.amount, s.currency, s.eligible, s.state, s.signed])).toEqual([
-      ['D-SALES', '106.00', 'MYR', [accountant.id], 'submitted', undefined],
-      ['P-ALPHA', '265.96', 'MYR', [accountant.id], 'submitted', undefined],
-      ['P-ZETA', '63.60', 'MYR', [accountant.id], 'submitted', undefined],
+      ['D-SALES', '303.40', 'MYR', [accountant.id], 'review', undefined],
+      ['P-ALPHA', '265.96', 'MYR', [accountant.id], 'review', undefined],
+      ['P-ZETA', '63.60', 'MYR', [accountant.id], 'review', undefined],
     ]);
-    const approve = () => submitted.available_transitions.find((x) => x.action_key === 'approve');
-    expect(approve()?.allowed).toBe(false);
+    expect(submitted.available_transitions.find((x) => x.action_key === 'approve')).toMatchObject({ allowed: true, to: 'finance' });
     expect(submitted.available_transitions.find((x) => x.action_key === 'reject')).toMatchObject({ allowed: true, gate: 'source' });
 
     // While still in draft, the unit is today's: the employee moved to Finance on 1 May.
     const other = await client(employee.apiKey).expenses.claims.create({ title: 'June taxi' });
     expect(other.claim.claimant_unit_name).toBe('Finance');
 
-    for (const s of await listClaimSignoffs(t.db, { organizationId: org.id, claimId })) {
-      await signClaimSignoff(t.db, { organizationId: org.id, signoffId: s.id, actorMemberId: accountant.id, via: 'grant', now: at('2026-06-01T02:30:00Z') });
-    }
+    t.setNow(at('2026-06-01T02:30:00Z'));
+    const inFinance = await decide(t, accountant.session, claimId, 'approve');
+    expect(inFinance.claim.state).toBe('finance');
+    expect(inFinance.decisions.at(-1)).toMatchObject({ from: 'review', to: 'finance', via: 'grant', actor_member_id: accountant.id, authority_member_id: accountant.id, decided_at: '2026-06-01T02:30:00.000Z' });
+    // Zeta Tower has its own approver (the colleague); the other accounts have none, so the finance
+    // controller (the project approvers' fallback) signs them.
+    expect(inFinance.signoffs.map((s: any) => [s.account_code, s.amount, s.eligible, s.state, s.signed])).toEqual([
+      ['D-SALES', '303.40', [accountant.id], 'finance', undefined],
+      ['P-ALPHA', '265.96', [accountant.id], 'finance', undefined],
+      ['P-ZETA', '63.60', [colleague.id], 'finance', undefined],
+    ]);
+    t.setNow(at('2026-06-01T02:45:00Z'));
+    await decide(t, accountant.session, claimId, 'approve');
     const signed = await client(accountant.apiKey).expenses.claims.get({ id: claimId });
-    expect(signed.signoffs.every((s) => s.signed?.actor_member_id === accountant.id && s.signed.via === 'grant' && s.signed.decided_at === '2026-06-01T02:30:00.000Z')).toBe(true);
-    expect(signed.signoffs[0]!.signed).toMatchObject({ amount: '106.00', state: 'submitted', approver_assignment_id: null, analytic_account_id: ref.sales.id, axis_id: ref.departments.id });
-    expect(signed.available_transitions.find((x) => x.action_key === 'approve')?.allowed).toBe(true);
+    expect(signed.claim.state).toBe('finance');
+    expect(signed.signoffs.map((s) => [s.account_code, s.signed?.actor_member_id ?? null, s.signed?.via ?? null, s.signed?.decided_at ?? null])).toEqual([
+      ['D-SALES', accountant.id, 'escalation', '2026-06-01T02:45:00.000Z'],
+      ['P-ALPHA', accountant.id, 'escalation', '2026-06-01T02:45:00.000Z'],
+      ['P-ZETA', null, null, null],
+    ]);
+    expect(signed.signoffs[0]!.signed).toMatchObject({ amount: '303.40', state: 'finance', approver_assignment_id: null, analytic_account_id: ref.sales.id, axis_id: ref.departments.id });
+    t.setNow(at('2026-06-01T03:00:00Z'));
+    const approved = await decide(t, colleague.session, claimId, 'approve');
+    expect(approved.claim.state).toBe('approved');
+    expect(approved.decisions.at(-1)).toMatchObject({ from: 'finance', to: 'approved', via: 'grant', actor_member_id: colleague.id, authority_member_id: colleague.id });
 
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId, actionKey: 'approve', actorMemberId: accountant.id, via: 'grant', now: at('2026-06-01T03:00:00Z') });
-    await recordClaimSettlement(t.db, { organizationId: org.id, claimId, channelId: channel.id, settledBy: accountant.id, amount: '300.00', now: at('2026-06-02T03:00:00Z') });
     const proof = await uploadClaimDocument(t.db, org.id, accountant.id, 'bank advice');
-    await recordClaimSettlement(t.db, { organizationId: org.id, claimId, channelId: channel.id, settledBy: accountant.id, amount: '226.96', proofDocumentId: proof.id, now: at('2026-06-03T03:00:00Z') });
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId, actionKey: 'pay', actorMemberId: accountant.id, via: 'grant', now: at('2026-06-03T03:01:00Z') });
+    t.setNow(at('2026-06-03T03:00:00Z'));
+    await pay(t, accountant.session, claimId, { channel_id: channel.id, proof_document_id: proof.id });
 
     const paid = await client(employee.apiKey).expenses.claims.get({ id: claimId });
     t.setNow(undefined);
     expect(paid.claim).toMatchObject({ state: 'paid', semantic: 'payout', submitted_at: '2026-04-12T03:00:00.000Z' });
-    expect(paid.decisions.map((d) => `${d.from}->${d.to}:${d.via}`)).toEqual(['draft->submitted:reporter', 'submitted->approved:grant', 'approved->paid:grant']);
+    expect(paid.decisions.map((d) => `${d.from}->${d.to}:${d.via}`)).toEqual(['draft->review:reporter', 'review->finance:grant', 'finance->finance:escalation', 'finance->approved:grant', 'approved->paid:grant']);
     // Not a sign-off step any more.
     expect(paid.signoffs).toEqual([]);
     expect(paid.available_transitions).toEqual([]);
@@ -202,7 +232,7 @@ describe('the claim answer is built from stored lines, decisions, settlements an
         channel_id: channel.id,
         channel_key: 'bank_transfer',
         channel_name: channel.name,
-        amount: '226.96',
+        amount: '526.96',
         currency: 'MYR',
         settled_at: '2026-06-03T03:00:00.000Z',
         settled_by: accountant.id,
@@ -214,7 +244,6 @@ describe('the claim answer is built from stored lines, decisions, settlements an
           { key: 'account_number', label: { en: 'Account number', ms: 'Nombor akaun', zh: '账号' }, display: '••••••••5678' },
         ],
       },
-      expect.objectContaining({ amount: '300.00', settled_at: '2026-06-02T03:00:00.000Z', proof_document_id: null }),
     ]);
     const json = JSON.stringify(paid);
     expect(json).not.toContain('1234');
@@ -245,12 +274,12 @@ describe('possible_duplicate across claims in different states', () => {
     const fileOf = (who: string) => uploadClaimDocument(t.db, org.id, who, same);
 
     const mine = await client(employee.apiKey).expenses.claims.create({ title: 'Mine' });
-    await addClaimLine(t.db, { organizationId: org.id, claimId: mine.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Lunch', amount: '20', documentIds: [(await fileOf(employee.id)).id] });
+    await addClaimLine(t.db, { organizationId: org.id, claimId: mine.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Lunch', amount: '20', shares: all(ref.zeta), documentIds: [(await fileOf(employee.id)).id] });
     const theirs = await client(colleague.apiKey).expenses.claims.create({ title: 'Theirs' });
     const theirFile = await fileOf(colleague.id);
-    await addClaimLine(t.db, { organizationId: org.id, claimId: theirs.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Lunch', amount: '20', documentIds: [theirFile.id] });
+    await addClaimLine(t.db, { organizationId: org.id, claimId: theirs.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Lunch', amount: '20', shares: all(ref.zeta), documentIds: [theirFile.id] });
     const mineAgain = await client(employee.apiKey).expenses.claims.create({ title: 'Mine again' });
-    await addClaimLine(t.db, { organizationId: org.id, claimId: mineAgain.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Lunch', amount: '20', documentIds: [(await fileOf(employee.id)).id] });
+    await addClaimLine(t.db, { organizationId: org.id, claimId: mineAgain.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'Lunch', amount: '20', shares: all(ref.zeta), documentIds: [(await fileOf(employee.id)).id] });
 
     const flag = async (token: string, claimId: string) => {
       const line = (await client(token).expenses.claims.get({ id: claimId })).lines[0]!;
@@ -262,20 +291,20 @@ describe('possible_duplicate across claims in different states', () => {
 
     // The colleague's claim is submitted: a possible duplicate. The employee may not read that claim,
     // so its reference is not disclosed to them; the approver sees it.
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId: theirs.claim.id, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now });
+    await decide(t, colleague.session, theirs.claim.id, 'submit');
     expect(await flag(employee.apiKey, mine.claim.id)).toEqual([true, []]);
     expect(await flag(accountant.apiKey, mine.claim.id)).toEqual([true, [theirs.claim.reference]]);
     // A draft claim of the caller's own with the same file does not count, but once submitted it does, in filing order.
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId: mineAgain.claim.id, actionKey: 'submit', actorMemberId: employee.id, via: 'reporter', now });
+    await decide(t, employee.session, mineAgain.claim.id, 'submit');
     expect(await flag(employee.apiKey, mine.claim.id)).toEqual([true, [mineAgain.claim.reference]]);
     expect(await flag(accountant.apiKey, mine.claim.id)).toEqual([true, [theirs.claim.reference, mineAgain.claim.reference]]);
     // Seen from the colleague's claim: the employee's draft never counts, their submitted claim does.
     expect(await flag(accountant.apiKey, theirs.claim.id)).toEqual([true, [mineAgain.claim.reference]]);
 
     // Rejected and cancelled claims stop counting.
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId: theirs.claim.id, actionKey: 'reject', actorMemberId: accountant.id, via: 'grant', now, reason: 'Duplicate' });
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId: mineAgain.claim.id, actionKey: 'withdraw', actorMemberId: employee.id, via: 'reporter', now });
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId: mineAgain.claim.id, actionKey: 'cancel', actorMemberId: employee.id, via: 'reporter', now });
+    await decide(t, accountant.session, theirs.claim.id, 'reject', 'Duplicate');
+    await decide(t, employee.session, mineAgain.claim.id, 'withdraw');
+    await decide(t, employee.session, mineAgain.claim.id, 'cancel');
     expect(await flag(accountant.apiKey, mine.claim.id)).toEqual([false, []]);
   });
 
@@ -284,18 +313,18 @@ describe('possible_duplicate across claims in different states', () => {
     const now = new Date();
     const content = `scan ${Math.random()}`;
     const mine = await client(employee.apiKey).expenses.claims.create({ title: 'Mine' });
-    await addClaimLine(t.db, { organizationId: org.id, claimId: mine.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'x', amount: '5', documentIds: [(await uploadClaimDocument(t.db, org.id, employee.id, content)).id] });
+    await addClaimLine(t.db, { organizationId: org.id, claimId: mine.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'x', amount: '5', shares: all(ref.zeta), documentIds: [(await uploadClaimDocument(t.db, org.id, employee.id, content)).id] });
 
     const other = await client(colleague.apiKey).expenses.claims.create({ title: 'Other' });
     const f = await uploadClaimDocument(t.db, org.id, colleague.id, content);
-    const line = await addClaimLine(t.db, { organizationId: org.id, claimId: other.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'x', amount: '5', documentIds: [f.id] });
+    const line = await addClaimLine(t.db, { organizationId: org.id, claimId: other.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'x', amount: '5', shares: all(ref.zeta), documentIds: [f.id] });
     // A file backs one record only: the same upload cannot support a second line; a second upload of the same scan can.
     await expect(
       t.db.transaction((tx) => addClaimLine(tx, { organizationId: org.id, claimId: other.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'y', amount: '5', documentIds: [f.id] })),
     ).rejects.toMatchObject({ appCode: 'document_bound_elsewhere', fieldErrors: [{ pointer: '/documents/0', detail: 'is attached to another record' }] });
     const f2 = await uploadClaimDocument(t.db, org.id, colleague.id, content);
     expect(f2.sha256).toBe(f.sha256);
-    const second = await addClaimLine(t.db, { organizationId: org.id, claimId: other.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'y', amount: '5', documentIds: [f2.id] });
+    const second = await addClaimLine(t.db, { organizationId: org.id, claimId: other.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'y', amount: '5', shares: all(ref.zeta), documentIds: [f2.id] });
     await withdrawClaimLine(t.db, { organizationId: org.id, claimId: other.claim.id, lineId: line.id });
     await detachLineDocument(t.db, { organizationId: org.id, claimId: other.claim.id, lineId: second.id, fileId: f2.id, now });
     const otherAnswer = await client(colleague.apiKey).expenses.claims.get({ id: other.claim.id });
@@ -307,16 +336,17 @@ describe('possible_duplicate across claims in different states', () => {
     expect(await t.db.select({ recordId: fileAttachments.recordId, recordType: fileAttachments.recordType }).from(fileAttachments).where(eq(fileAttachments.fileId, f2.id))).toEqual([
       { recordId: second.id, recordType: 'expense_claim_line' },
     ]);
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId: other.claim.id, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now });
+    await decide(t, colleague.session, other.claim.id, 'submit');
     const read = async () => (await client(accountant.apiKey).expenses.claims.get({ id: mine.claim.id })).lines[0]!;
     expect((await read()).possible_duplicate).toBe(false);
 
     const third = await client(colleague.apiKey).expenses.claims.create({ title: 'Third' });
-    await addClaimLine(t.db, { organizationId: org.id, claimId: third.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'z', amount: '5', documentIds: [(await uploadClaimDocument(t.db, org.id, colleague.id, content)).id] });
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId: third.claim.id, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now });
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId: third.claim.id, actionKey: 'approve', actorMemberId: accountant.id, via: 'grant', now });
+    await addClaimLine(t.db, { organizationId: org.id, claimId: third.claim.id, now, type: 'receipt', expenseDate: '2026-04-01', categoryId: ref.meals.id, description: 'z', amount: '5', shares: all(ref.zeta), documentIds: [(await uploadClaimDocument(t.db, org.id, colleague.id, content)).id] });
+    await decide(t, colleague.session, third.claim.id, 'submit');
+    await decide(t, accountant.session, third.claim.id, 'approve');
+    await decide(t, accountant.session, third.claim.id, 'approve');
     expect(await read()).toMatchObject({ possible_duplicate: true, duplicate_claim_references: [third.claim.reference] });
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId: third.claim.id, actionKey: 'pay', actorMemberId: accountant.id, via: 'grant', now });
+    await pay(t, accountant.session, third.claim.id, { channel_id: (await createTestPayoutChannel(t.db, org.id, colleague.id)).id });
     expect(await read()).toMatchObject({ possible_duplicate: true, duplicate_claim_references: [third.claim.reference] });
   });
 });
@@ -335,8 +365,8 @@ describe('who may read a claim: one rule for the read and for duplicate referenc
     };
     // The colleague's submitted claim; the employee is eligible to sign its sign-off.
     const target = await claimWithScan(colleague, 'Target', [{ analyticAccountId: ref.zeta.id, percentage: '100' }]);
-    await recordClaimDecision(t.db, { organizationId: org.id, claimId: target.id, actionKey: 'submit', actorMemberId: colleague.id, via: 'reporter', now });
-    await openClaimSignoffs(t.db, { organizationId: org.id, claimId: target.id, state: 'submitted', eligible: () => [employee.id] });
+    // Staged as rows (tests/factories/claim-access.ts): the employee is the one eligible signer.
+    await submitForSignoff(t.db, { organizationId: org.id, claimId: target.id, categoryId: ref.meals.id, amount: '20.00', shares: all(ref.zeta), eligible: () => [employee.id], now });
 
     // Each reader looks at a draft claim of their own with the same scan (the accountant at the employee's).
     const employeeClaim = await claimWithScan(employee, 'Employee');

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { queryRows, sql } from '../../src/db/client';
 import { listClaimSignoffs } from '../../src/db/queries/claims';
 import { listClaims, type SignsOf } from '../../src/services/expenses/list-claims';
-import { insertDelegation, setClaimCreatedAt, setClaimRound, submitForSignoff } from '../factories/claim-access';
-import { createClaimReferenceData, signClaimSignoff } from '../factories/claims';
+import { insertDelegation, setClaimCreatedAt, setClaimRound, signSignoffRow, submitForSignoff } from '../factories/claim-access';
+import { createClaimReferenceData } from '../factories/claims';
 import { contextFor } from '../factories/context';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
@@ -69,7 +69,7 @@ async function world() {
   // Signed, an earlier round's, another state's, nobody's, and an expired delegator's sign-offs.
   const signed = await awaiting('Signed', [signer.id]);
   for (const s of await listClaimSignoffs(t.db, { organizationId: org.id, claimId: signed })) {
-    await signClaimSignoff(t.db, { organizationId: org.id, signoffId: s.id, actorMemberId: signer.id, via: 'grant', now: NOW });
+    await signSignoffRow(t.db, { organizationId: org.id, signoffId: s.id, actorMemberId: signer.id, via: 'grant', now: NOW });
   }
   const oldRound = await awaiting('Returned and resubmitted', [signer.id]);
   await setClaimRound(t.db, { organizationId: org.id, claimId: oldRound, round: 2 });
