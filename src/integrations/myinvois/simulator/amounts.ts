@@ -4,10 +4,10 @@
  * tax exclusive = line extension − allowances + charges, tax inclusive = exclusive + tax, payable =
  * inclusive − prepaid + rounding, tax per type = Σ line tax of that type; payable never zero.
  */
-import { Dec } from '../../../lib/money.js';
-import { vError } from './errors.js';
-import type { ValidationError } from './types.js';
-import { list, node, rawValue, text, type UblNode } from './ubl.js';
+import { Dec } from '../../../lib/money';
+import { vError } from './errors';
+import type { ValidationError } from './types';
+import { list, node, rawValue, text, type UblNode } from './ubl';
 
 const AMOUNT = /^-?\d+(\.\d+)?$/;
 

@@ -3,9 +3,9 @@
  * rate limits, the signature verifier, the validation delay and the fault switch. Also LHDN's date
  * format (ISO 8601 UTC, seconds) for the times it answers.
  */
-import type { SimStore } from './store.js';
-import type { Endpoint, RateLimits, SignatureVerifier } from './types.js';
-import { settle } from './validator.js';
+import type { SimStore } from './store';
+import type { Endpoint, RateLimits, SignatureVerifier } from './types';
+import { settle } from './validator';
 
 export type FaultMode = 'error' | 'hang';
 

@@ -4,7 +4,7 @@
  * error, errorMS, innerError}`.
  */
 import type { FastifyReply } from 'fastify';
-import type { ValidationError } from './types.js';
+import type { ValidationError } from './types';
 
 export interface HttpErrorDetail {
   code: string;

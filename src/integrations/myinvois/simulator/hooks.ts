@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isoTime, settleDue, type SimContext } from './context.js';
-import { httpError, sendError } from './errors.js';
+import { isoTime, settleDue, type SimContext } from './context';
+import { httpError, sendError } from './errors';
 
 const WINDOW_MS = 60_000;
 const BODY_LIMIT = 20 * 1024 * 1024;

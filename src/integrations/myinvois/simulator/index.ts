@@ -5,20 +5,20 @@
  * switch a failure on). See the README section "MyInvois simulator".
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { settleDue, type Fault, type FaultMode, type SimContext } from './context.js';
-import { registerHooks, registerParsers } from './hooks.js';
-import { newSecret } from './ids.js';
-import { registerDocumentRoutes } from './routes-documents.js';
-import { registerStateRoute } from './routes-state.js';
-import { registerSubmitRoute } from './routes-submit.js';
-import { registerTaxpayerRoute } from './routes-taxpayer.js';
-import { registerTokenRoute } from './routes-token.js';
-import { structuralSignatureVerifier } from './signature.js';
-import { SimStore } from './store.js';
-import { DEFAULT_RATE_LIMITS, type Endpoint, type SimClient, type SimDocument, type SimTaxpayer, type SimulatorOptions } from './types.js';
+import { settleDue, type Fault, type FaultMode, type SimContext } from './context';
+import { registerHooks, registerParsers } from './hooks';
+import { newSecret } from './ids';
+import { registerDocumentRoutes } from './routes-documents';
+import { registerStateRoute } from './routes-state';
+import { registerSubmitRoute } from './routes-submit';
+import { registerTaxpayerRoute } from './routes-taxpayer';
+import { registerTokenRoute } from './routes-token';
+import { structuralSignatureVerifier } from './signature';
+import { SimStore } from './store';
+import { DEFAULT_RATE_LIMITS, type Endpoint, type SimClient, type SimDocument, type SimTaxpayer, type SimulatorOptions } from './types';
 
-export type { SignatureVerifier, SimClient, SimTaxpayer, SimulatorOptions, ValidationError } from './types.js';
-export { structuralSignatureVerifier } from './signature.js';
+export type { SignatureVerifier, SimClient, SimTaxpayer, SimulatorOptions, ValidationError } from './types';
+export { structuralSignatureVerifier } from './signature';
 
 export interface SimulatorControl {
   registerClient(client: SimClient): void;

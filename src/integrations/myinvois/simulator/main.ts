@@ -3,7 +3,7 @@
  * 8765) with one demo ERP client and its taxpayer, printed at start. Demo credentials only: the
  * simulator holds no real secret.
  */
-import { createSimulator } from './index.js';
+import { createSimulator } from './index';
 
 const port = Number(process.env['MYINVOIS_SIMULATOR_PORT'] ?? 8765);
 const demo = { clientId: 'demo-erp-client', clientSecret: 'demo-erp-secret', tin: 'C1234567890' };

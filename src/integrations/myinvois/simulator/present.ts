@@ -3,8 +3,8 @@
  * and the metadata of Get Document and Get Document Details), and who may read it (the issuer, or the
  * receiver once it is Valid or Cancelled).
  */
-import { isoTime } from './context.js';
-import type { SimDocument } from './types.js';
+import { isoTime } from './context';
+import type { SimDocument } from './types';
 
 const TYPE_NAMES: Record<string, string> = {
   '01': 'Invoice', '02': 'Credit Note', '03': 'Debit Note', '04': 'Refund Note',

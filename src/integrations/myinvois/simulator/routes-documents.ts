@@ -4,10 +4,10 @@
  * `GET /api/v1.0/documents/{uuid}/details` (with `validationResults`), under LHDN's visibility rules.
  */
 import type { FastifyInstance } from 'fastify';
-import { isoTime, type SimContext } from './context.js';
-import { httpError, sendError } from './errors.js';
-import { canRead, documentSummary } from './present.js';
-import type { SimDocument } from './types.js';
+import { isoTime, type SimContext } from './context';
+import { httpError, sendError } from './errors';
+import { canRead, documentSummary } from './present';
+import type { SimDocument } from './types';
 
 function positiveInt(value: unknown, fallback: number): number | null {
   if (value === undefined || value === '') return fallback;

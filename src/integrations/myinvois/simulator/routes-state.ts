@@ -7,10 +7,10 @@
  * 403 Forbidden, 404 NotFound, 400 BadArgument.
  */
 import type { FastifyInstance } from 'fastify';
-import type { SimContext } from './context.js';
-import { httpError, sendError } from './errors.js';
-import type { SimDocument } from './types.js';
-import { isNote, list, node, text } from './ubl.js';
+import type { SimContext } from './context';
+import { httpError, sendError } from './errors';
+import type { SimDocument } from './types';
+import { isNote, list, node, text } from './ubl';
 
 export const STATE_WINDOW_MS = 72 * 3600 * 1000;
 

@@ -6,10 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { SimContext } from './context.js';
-import { httpError, sendError, type HttpError } from './errors.js';
-import { newUid } from './ids.js';
-import { acceptDocument, type EnvelopeDocument } from './submission-docs.js';
+import type { SimContext } from './context';
+import { httpError, sendError, type HttpError } from './errors';
+import { newUid } from './ids';
+import { acceptDocument, type EnvelopeDocument } from './submission-docs';
 
 export const MAX_DOCUMENTS = 100;
 export const MAX_SUBMISSION_BYTES = 5 * 1024 * 1024;

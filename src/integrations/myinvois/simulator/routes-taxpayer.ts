@@ -4,8 +4,8 @@
  * 400 BadArgument for a missing or unknown idType or idValue.
  */
 import type { FastifyInstance } from 'fastify';
-import type { SimContext } from './context.js';
-import { httpError, sendError } from './errors.js';
+import type { SimContext } from './context';
+import { httpError, sendError } from './errors';
 
 const ID_TYPES = ['BRN', 'NRIC', 'PASSPORT', 'ARMY'];
 

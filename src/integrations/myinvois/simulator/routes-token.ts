@@ -5,8 +5,8 @@
  * for one hour bound to the taxpayer, or 400 with an OAuth error.
  */
 import type { FastifyInstance } from 'fastify';
-import type { SimContext } from './context.js';
-import { signToken } from './ids.js';
+import type { SimContext } from './context';
+import { signToken } from './ids';
 
 const TOKEN_LIFETIME_S = 3600;
 

@@ -6,9 +6,9 @@
  * `src/integrations/myinvois/signature.ts` (another helper's module), passed as
  * `createSimulator({ verifySignature })`.
  */
-import { vError } from './errors.js';
-import type { SignatureVerifier, ValidationError } from './types.js';
-import { invoiceRoot, list, node, text } from './ubl.js';
+import { vError } from './errors';
+import type { SignatureVerifier, ValidationError } from './types';
+import { invoiceRoot, list, node, text } from './ubl';
 
 const XADES = 'urn:oasis:names:specification:ubl:dsig:enveloped:xades';
 const SIGNATURE_ID = 'urn:oasis:names:specification:ubl:signature:Invoice';

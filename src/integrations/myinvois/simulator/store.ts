@@ -2,7 +2,7 @@
  * The simulator's in-memory state: registered clients and taxpayers, issued tokens, submissions and
  * documents, the recent submission payload hashes (10-minute duplicate rule) and the counters tests read.
  */
-import type { SimClient, SimDocument, SimSubmission, SimTaxpayer, SimToken } from './types.js';
+import type { SimClient, SimDocument, SimSubmission, SimTaxpayer, SimToken } from './types';
 
 /** LHDN's general TINs (Specific Guideline, Appendix 1): always valid as a party's TIN. */
 export const GENERAL_TINS = new Set(['EI00000000010', 'EI00000000020', 'EI00000000030', 'EI00000000040']);

@@ -4,10 +4,10 @@
  * token's. Answers the accepted document's record or the error for `rejectedDocuments`.
  */
 import { createHash } from 'node:crypto';
-import { httpError, type HttpError } from './errors.js';
-import { newUid } from './ids.js';
-import type { SimDocument } from './types.js';
-import { customerParty, invoiceRoot, isSelfBilled, node, partyId, supplierParty, text } from './ubl.js';
+import { httpError, type HttpError } from './errors';
+import { newUid } from './ids';
+import type { SimDocument } from './types';
+import { customerParty, invoiceRoot, isSelfBilled, node, partyId, supplierParty, text } from './ubl';
 
 export const MAX_DOCUMENT_BYTES = 300 * 1024;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

@@ -3,11 +3,11 @@
  * state (17 only for an address outside Malaysia or the General Public buyer), country alpha-3,
  * document and tax currency, MSIC, unit codes.
  */
-import { CODES } from './codes.js';
-import { vError } from './errors.js';
-import type { ValidationError } from './types.js';
-import { customerParty, list, node, partyId, supplierParty, text, type UblNode } from './ubl.js';
-import { GENERAL_PUBLIC_TIN } from './validate-core.js';
+import { CODES } from './codes';
+import { vError } from './errors';
+import type { ValidationError } from './types';
+import { customerParty, list, node, partyId, supplierParty, text, type UblNode } from './ubl';
+import { GENERAL_PUBLIC_TIN } from './validate-core';
 
 function checkAddress(errors: ValidationError[], party: UblNode | undefined, path: string, generalPublic: boolean): void {
   const address = node(party, 'PostalAddress');

@@ -3,10 +3,10 @@
  * lengths and formats, the issue date-time (UTC, at most 72 hours before receipt, not in the future),
  * classification 004 ⇔ the General Public buyer, and the arithmetic of amounts.ts.
  */
-import { arithmeticErrors } from './amounts.js';
-import { vError } from './errors.js';
-import type { ValidationError } from './types.js';
-import { customerParty, isNote, list, node, partyId, supplierParty, text, type UblNode } from './ubl.js';
+import { arithmeticErrors } from './amounts';
+import { vError } from './errors';
+import type { ValidationError } from './types';
+import { customerParty, isNote, list, node, partyId, supplierParty, text, type UblNode } from './ubl';
 
 const HOURS_72 = 72 * 3600 * 1000;
 const PHONE = /^\+?[0-9]{7,19}$/;

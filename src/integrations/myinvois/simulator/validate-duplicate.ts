@@ -3,11 +3,11 @@
  * TIN as a document accepted in the past 2 hours: DS302) and "Currency Validator" (a document not in
  * MYR carries TaxExchangeRate from its currency to MYR with a positive rate).
  */
-import { amount } from './amounts.js';
-import { vError } from './errors.js';
-import type { SimStore } from './store.js';
-import type { SimDocument, ValidationError } from './types.js';
-import { node, text, type UblNode } from './ubl.js';
+import { amount } from './amounts';
+import { vError } from './errors';
+import type { SimStore } from './store';
+import type { SimDocument, ValidationError } from './types';
+import { node, text, type UblNode } from './ubl';
 
 const HOURS_2 = 2 * 3600 * 1000;
 

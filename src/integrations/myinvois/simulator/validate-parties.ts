@@ -3,10 +3,10 @@
  * TINs, and a registration ID of the registered type matches) and "Referenced Documents Validator" (a
  * note's billing references name a Valid e-invoice of the same family by its UUID and number).
  */
-import { vError } from './errors.js';
-import type { SimStore } from './store.js';
-import type { ValidationError } from './types.js';
-import { customerParty, isNote, isSelfBilled, list, node, partyId, supplierParty, text, type UblNode } from './ubl.js';
+import { vError } from './errors';
+import type { SimStore } from './store';
+import type { ValidationError } from './types';
+import { customerParty, isNote, isSelfBilled, list, node, partyId, supplierParty, text, type UblNode } from './ubl';
 
 export function taxpayerStep(invoice: UblNode, store: SimStore): ValidationError[] {
   const errors: ValidationError[] = [];

@@ -4,10 +4,10 @@
  * scalar siblings, a known type code and version. The signature parts (UBLExtensions, Signature) carry
  * XAdES attribute names and are only checked to be lists.
  */
-import { CODES } from './codes.js';
-import { vError } from './errors.js';
-import type { ValidationError } from './types.js';
-import { isNode, list, node } from './ubl.js';
+import { CODES } from './codes';
+import { vError } from './errors';
+import type { ValidationError } from './types';
+import { isNode, list, node } from './ubl';
 
 const NAMESPACES: Record<string, string> = {
   _D: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',

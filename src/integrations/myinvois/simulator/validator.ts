@@ -5,17 +5,17 @@
  * shape). Step names follow LHDN's "StepNN-… Validator" pattern; only Step03 (duplicate) and Step08
  * (signature) are attested, the other numbers are the simulator's.
  */
-import { newLongId } from './ids.js';
-import { vError } from './errors.js';
-import { signatureStep } from './signature.js';
-import type { SimStore } from './store.js';
-import type { SignatureVerifier, SimDocument, ValidationError, ValidationStep } from './types.js';
-import { invoiceRoot } from './ubl.js';
-import { codesStep } from './validate-codes.js';
-import { coreFieldsStep } from './validate-core.js';
-import { currencyStep, duplicateStep } from './validate-duplicate.js';
-import { referencedDocumentsStep, taxpayerStep } from './validate-parties.js';
-import { structureStep } from './validate-structure.js';
+import { newLongId } from './ids';
+import { vError } from './errors';
+import { signatureStep } from './signature';
+import type { SimStore } from './store';
+import type { SignatureVerifier, SimDocument, ValidationError, ValidationStep } from './types';
+import { invoiceRoot } from './ubl';
+import { codesStep } from './validate-codes';
+import { coreFieldsStep } from './validate-core';
+import { currencyStep, duplicateStep } from './validate-duplicate';
+import { referencedDocumentsStep, taxpayerStep } from './validate-parties';
+import { structureStep } from './validate-structure';
 
 interface StepDef {
   name: string;
