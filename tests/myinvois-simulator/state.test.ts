@@ -16,13 +16,15 @@ describe('cancel and reject', () => {
     const issuer = await sim.token();
     const { uuid } = await sim.submitAndValidate(issuer, minimalInvoice());
     sim.control.advance(71 * HOUR);
-    const res = await sim.setState(issuer, uuid, 'cancelled', 'Wrong invoice details');
+    // Tokens last one hour: the ERP logs in again.
+    const later = await sim.token();
+    const res = await sim.setState(later, uuid, 'cancelled', 'Wrong invoice details');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ uuid, status: 'Cancelled' });
     const buyer = await sim.token(BUYER);
     const seen = (await sim.get(buyer, `/api/v1.0/documents/${uuid}/details`)).json();
     expect(seen).toMatchObject({ status: 'Cancelled', documentStatusReason: 'Wrong invoice details', cancelDateTime: '2026-08-06T01:20:00Z' });
-    const twice = await sim.setState(issuer, uuid, 'cancelled');
+    const twice = await sim.setState(later, uuid, 'cancelled');
     expect(twice.statusCode).toBe(400);
     expect(twice.json().error.code).toBe('IncorrectState');
   });
@@ -60,10 +62,10 @@ describe('cancel and reject', () => {
 
   it('lets the receiver request a rejection once: the document stays Valid and shows it', async () => {
     sim = setup();
+    const { uuid } = await sim.submitAndValidate(await sim.token(), minimalInvoice());
+    sim.control.advance(HOUR);
     const issuer = await sim.token();
     const buyer = await sim.token(BUYER);
-    const { uuid } = await sim.submitAndValidate(issuer, minimalInvoice());
-    sim.control.advance(HOUR);
     const res = await sim.setState(buyer, uuid, 'rejected', 'Wrong buyer details');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ uuid, status: 'Requested for Rejection' });
