@@ -4,7 +4,7 @@
  * payload refused for 10 minutes.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUYER, envelopeEntry, inv, minimalInvoice, setup } from './helpers';
+import { BUYER, envelopeEntry, inv, minimalInvoice, setup, SUPPLIER } from './helpers';
 
 let sim: ReturnType<typeof setup>;
 afterEach(async () => sim.app.close());
@@ -44,6 +44,16 @@ describe('POST /api/v1.0/documentsubmissions', () => {
     const res = await sim.submit(bearer, minimalInvoice());
     expect(res.json().rejectedDocuments[0].error.details[0].message).toBe('The authenticated TIN and documents TIN is not matching');
     expect(res.json().acceptedDocuments).toEqual([]);
+  });
+
+  it("accepts an intermediary's submission for the taxpayer it logged in for", async () => {
+    sim = setup();
+    sim.control.registerClient({ clientId: 'agent', clientSecret: 'agent-secret', tin: 'C1111111110', onBehalfOf: [SUPPLIER.tin] });
+    const bearer = await sim.token({ clientId: 'agent', clientSecret: 'agent-secret' }, { onbehalfof: SUPPLIER.tin });
+    const res = await sim.submit(bearer, minimalInvoice());
+    expect(res.json().acceptedDocuments).toHaveLength(1);
+    const own = await sim.token({ clientId: 'agent', clientSecret: 'agent-secret' });
+    expect((await sim.submit(own, minimalInvoice('INV-OWN'))).json().rejectedDocuments).toHaveLength(1);
   });
 
   it('rejects a document that is not base64 or not JSON, and accepts the others of the submission', async () => {

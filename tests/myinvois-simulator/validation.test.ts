@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { vError } from '../../src/integrations/myinvois/simulator/errors';
-import { creditNote, inv, minimalInvoice, setup, type Doc } from './helpers';
+import { creditNote, inv, minimalInvoice, OTHER, setup, type Doc } from './helpers';
 
 let sim: ReturnType<typeof setup>;
 afterEach(async () => sim.app.close());
@@ -105,6 +105,9 @@ describe('validation', () => {
       'Total including tax (excluding tax + tax) must be 216.00 but is 216.01',
       'Payable amount (including tax − prepaid + rounding) must be 216.01 but is 216.00',
     ]);
+    const untyped = minimalInvoice('TYPE');
+    inv(untyped).TaxTotal[0].TaxSubtotal[0].TaxCategory[0].ID[0]._ = '01';
+    expect(codesOf(await validate(untyped), 'Core Fields Validator')).toEqual(['CF413']);
     const exp = minimalInvoice('EXP');
     inv(exp).LegalMonetaryTotal[0].PayableAmount[0]._ = '2.16E2';
     expect(codesOf(await validate(exp), 'Core Fields Validator')).toEqual(['CF410']);
@@ -141,6 +144,12 @@ describe('validation', () => {
     expect(good.status).toBe('Valid');
     expect(codesOf(await validate(creditNote({ uuid: original.uuid, id: 'INV-WRONG' }, 'CN-2')), 'Referenced Documents Validator')).toEqual(['RD303']);
     expect(codesOf(await validate(creditNote({ uuid: 'ABCDEFGHJKMNPQRSTVWXYZ0123', id: 'INV-2026-0001' }, 'CN-3')), 'Referenced Documents Validator')).toEqual(['RD301']);
+    const foreign = creditNote({ uuid: original.uuid, id: 'INV-2026-0001' }, 'CN-5');
+    const ids = inv(foreign).AccountingSupplierParty[0].Party[0].PartyIdentification;
+    ids[0].ID[0]._ = OTHER.tin;
+    ids[1].ID[0]._ = '201801234567';
+    const byOther = await sim.submitAndValidate(await sim.token(OTHER), foreign);
+    expect(codesOf(byOther.details, 'Referenced Documents Validator')).toEqual(['RD304']);
     const missing = creditNote({ uuid: original.uuid, id: 'INV-2026-0001' }, 'CN-4');
     delete inv(missing).BillingReference;
     expect(codesOf(await validate(missing), 'Core Fields Validator')).toEqual(['CF333']);

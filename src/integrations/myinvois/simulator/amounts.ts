@@ -89,6 +89,10 @@ export function arithmeticErrors(invoice: UblNode): ValidationError[] {
     const expected = taxByType.get(type);
     if (expected) mismatch(`$.Invoice[0].TaxTotal.TaxSubtotal[${i}].TaxAmount`, `Tax amount of type ${type} (Σ line tax of that type)`, expected, tax);
   });
+  const documentTypes = new Set(list(docTax, 'TaxSubtotal').map((sub) => text(sub, 'TaxCategory', 'ID') ?? ''));
+  for (const type of taxByType.keys()) {
+    if (!documentTypes.has(type)) errors.push(vError('CF413', `Tax type ${type} of the lines has no tax subtotal in the document's TaxTotal`, '$.Invoice[0].TaxTotal.TaxSubtotal'));
+  }
   mismatch('$.Invoice[0].TaxTotal.TaxAmount', 'Total tax amount (Σ tax subtotals)', subtotalTax, totalTax);
 
   const inclusive = amount(totals, 'TaxInclusiveAmount');

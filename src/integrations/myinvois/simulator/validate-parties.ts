@@ -1,7 +1,7 @@
 /**
  * Steps "Taxpayer Validator" (the supplier's and buyer's TINs are registered taxpayers or LHDN's general
  * TINs, and a registration ID of the registered type matches) and "Referenced Documents Validator" (a
- * note's billing references name a Valid e-invoice of the same family by its UUID and number).
+ * note's billing references name a Valid e-invoice of the same family and issuer by its UUID and number).
  */
 import { vError } from './errors';
 import type { SimStore } from './store';
@@ -47,6 +47,10 @@ export function referencedDocumentsStep(invoice: UblNode, store: SimStore): Vali
     }
     if (isSelfBilled(original.typeCode) !== isSelfBilled(typeCode) || !['01', '11'].includes(original.typeCode)) {
       errors.push(vError('RD302', `Referenced document ${uuid} must be ${isSelfBilled(typeCode) ? 'a self-billed' : 'an'} e-invoice`, `${at}.UUID`));
+    }
+    const issuer = isSelfBilled(typeCode) ? customerParty(invoice) : supplierParty(invoice);
+    if (partyId(issuer, 'TIN') !== original.issuerTin) {
+      errors.push(vError('RD304', `Referenced document ${uuid} was not issued by the issuer of this note`, `${at}.UUID`));
     }
     if (number !== undefined && number !== original.internalId) {
       errors.push(vError('RD303', `Referenced document number ${number} does not match ${original.internalId} of document ${uuid}`, `${at}.ID`));
