@@ -88,6 +88,19 @@ describe('cancel and reject', () => {
     expect(late.json().error.code).toBe('OperationPeriodOver');
   });
 
+  it('lets the buyer, not the supplier, cancel a self-billed invoice the buyer issued', async () => {
+    sim = setup();
+    const doc = minimalInvoice('SB-1');
+    inv(doc).InvoiceTypeCode[0]._ = '11';
+    const buyer = await sim.token(BUYER);
+    const { uuid, details } = await sim.submitAndValidate(buyer, doc);
+    expect(details).toMatchObject({ status: 'Valid', issuerTin: BUYER.tin, receiverId: 'C1234567890', typeName: 'Self-billed Invoice' });
+    const supplier = await sim.token();
+    expect((await sim.get(supplier, `/api/v1.0/documents/${uuid}/raw`)).statusCode).toBe(200);
+    expect((await sim.setState(supplier, uuid, 'cancelled')).statusCode).toBe(403);
+    expect((await sim.setState(buyer, uuid, 'cancelled')).json()).toEqual({ uuid, status: 'Cancelled' });
+  });
+
   it('refuses a wrong status or a blank or too long reason with 400 BadArgument', async () => {
     sim = setup();
     const issuer = await sim.token();

@@ -17,7 +17,7 @@ import { structuralSignatureVerifier } from './signature';
 import { SimStore } from './store';
 import { DEFAULT_RATE_LIMITS, type Endpoint, type SimClient, type SimDocument, type SimTaxpayer, type SimulatorOptions } from './types';
 
-export type { SignatureVerifier, SimClient, SimTaxpayer, SimulatorOptions, ValidationError } from './types';
+export type { SignatureVerifier, SignatureVerifier as VerifySignature, SimClient, SimTaxpayer, SimulatorOptions, ValidationError } from './types';
 export { structuralSignatureVerifier } from './signature';
 
 export interface SimulatorControl {

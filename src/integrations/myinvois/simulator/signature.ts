@@ -51,5 +51,5 @@ export const structuralSignatureVerifier: SignatureVerifier = (documentJson) => 
 export function signatureStep(documentJson: unknown, version: string, verify: SignatureVerifier): ValidationError[] {
   if (!isSignedVersion(version)) return [];
   const result = verify(documentJson);
-  return 'ok' in result ? [] : [result.error];
+  return 'error' in result && result.error ? [result.error] : [];
 }
