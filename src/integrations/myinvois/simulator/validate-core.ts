@@ -33,8 +33,8 @@ function checkParty(add: Add, party: UblNode | undefined, role: 'Supplier' | 'Bu
   else required(add, partyId(party, scheme), scheme === 'BRN' ? 20 : 12, `${role} ${scheme}`, `${path}.PartyIdentification.ID[${scheme}]`);
   const sst = partyId(party, 'SST');
   if (sst !== undefined && (sst.length > 35 || sst.split(';').length > 2)) add('CF322', `${role} SST number must be at most 35 characters and 2 numbers`, `${path}.PartyIdentification.ID[SST]`);
+  required(add, sst, 35, `${role} SST number (NA when not registered)`, `${path}.PartyIdentification.ID[SST]`);
   if (role === 'Supplier') {
-    required(add, sst, 35, 'Supplier SST number (NA when not registered)', `${path}.PartyIdentification.ID[SST]`);
     required(add, partyId(party, 'TTX'), 17, 'Supplier tourism tax number (NA when not registered)', `${path}.PartyIdentification.ID[TTX]`);
     const msic = text(party, 'IndustryClassificationCode');
     if (!msic || !/^\d{5}$/.test(msic)) add('CF323', 'Supplier MSIC code must be 5 digits', `${path}.IndustryClassificationCode`);
