@@ -13,12 +13,12 @@ import { registerStateRoute } from './routes-state';
 import { registerSubmitRoute } from './routes-submit';
 import { registerTaxpayerRoute } from './routes-taxpayer';
 import { registerTokenRoute } from './routes-token';
-import { structuralSignatureVerifier } from './signature';
+import { digestSignatureVerifier } from './signature';
 import { SimStore } from './store';
 import { DEFAULT_RATE_LIMITS, type Endpoint, type SimClient, type SimDocument, type SimTaxpayer, type SimulatorOptions } from './types';
 
 export type { SignatureVerifier, SignatureVerifier as VerifySignature, SimClient, SimTaxpayer, SimulatorOptions, ValidationError } from './types';
-export { structuralSignatureVerifier } from './signature';
+export { digestSignatureVerifier, structuralSignatureVerifier } from './signature';
 
 export interface SimulatorControl {
   registerClient(client: SimClient): void;
@@ -52,7 +52,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     now: () => clock().getTime() + ctx.offsetMs,
     offsetMs: 0,
     limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
-    verify: options.verifySignature ?? structuralSignatureVerifier,
+    verify: options.verifySignature ?? digestSignatureVerifier,
     delayMs: options.validationDelayMs ?? 1,
     fault: null,
     tokenSecret: newSecret(),

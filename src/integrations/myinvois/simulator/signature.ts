@@ -1,11 +1,11 @@
 /**
  * Step "Document Signature Validator" for versions 1.1 and 1.3. The check itself is a hook,
- * `SignatureVerifier`: the default one below is structural (the UBLExtensions XAdES signature parts and
- * the cac:Signature element are present and name each other). Recomputing DocDigest, PropsDigest,
- * CertDigest and verifying the RSA-SHA256 signature is plugged in by
- * `src/integrations/myinvois/signature.ts` (another helper's module), passed as
- * `createSimulator({ verifySignature })`.
+ * `SignatureVerifier`: the structural one checks that the UBLExtensions XAdES signature parts and the
+ * cac:Signature element are present and name each other; the default (`digestSignatureVerifier`) then
+ * recomputes DocDigest, PropsDigest and CertDigest and verifies the RSA-SHA256 signature through
+ * `src/integrations/myinvois/signature.ts`. Tests may pass their own as `createSimulator({ verifySignature })`.
  */
+import { LHDN_SIGNATURE_ERROR, verifySignature } from '../signature';
 import { vError } from './errors';
 import type { SignatureVerifier, ValidationError } from './types';
 import { invoiceRoot, list, node, text } from './ubl';
@@ -53,3 +53,16 @@ export function signatureStep(documentJson: unknown, version: string, verify: Si
   const result = verify(documentJson);
   return 'error' in result && result.error ? [result.error] : [];
 }
+
+/**
+ * The default verifier: the structure above, then every digest and the RSA-SHA256 signature recomputed
+ * by the service's own signature module (one procedure for signing and checking), each failure answered
+ * with LHDN's DS code where LHDN names one.
+ */
+export const digestSignatureVerifier: SignatureVerifier = (documentJson) => {
+  const structural = structuralSignatureVerifier(documentJson);
+  if ('error' in structural) return structural;
+  const checked = verifySignature(documentJson as object);
+  if (checked.ok) return { ok: true };
+  return { error: vError(LHDN_SIGNATURE_ERROR[checked.error.code] ?? 'DS300', `The document signature is not valid: ${checked.error.message}`, 'Invoice.UBLExtensions') };
+};
