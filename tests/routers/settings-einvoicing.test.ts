@@ -46,7 +46,7 @@ describe('settings.einvoicing', () => {
     const back = await settings(org, 4).einvoicing.update({ api_base_url: null });
     expect(back.api_base_url).toBe('http://127.0.0.1:8765');
     const history = await historyOf(t, org.owner.session, 'einvoicing', org.id);
-    expect(history.map((h: { before: { revision: number }; after: { revision: number } }) => [h.before.revision, h.after.revision])).toEqual([[1, 2], [2, 3], [3, 4], [4, 5]]);
+    expect(history.map((h) => [h.before?.revision, h.after?.revision])).toEqual([[1, 2], [2, 3], [3, 4], [4, 5]]);
     expect(await settings(await createTestOrganization(t.db)).einvoicing.get()).toEqual(DEFAULTS);
   });
 
@@ -69,8 +69,8 @@ describe('settings.einvoicing', () => {
     const [row] = await t.db.select().from(einvoicingSettings).where(eq(einvoicingSettings.organizationId, org.id));
     const stored = JSON.stringify(row);
     for (const secret of ['very-secret-value-123', 'pass phrase 1', 'PRIVATE KEY', 'BEGIN CERTIFICATE', cert.pem.split('\n')[1]]) expect(stored).not.toContain(secret);
-    expect(row.clientSecretSealed).toMatch(/^v1\./);
-    expect(row.certificateSealed).toMatch(/^v1\./);
+    expect(row!.clientSecretSealed).toMatch(/^v1\./);
+    expect(row!.certificateSealed).toMatch(/^v1\./);
     // Removing them.
     const cleared = await settings(org, 2).einvoicing.update({ client_secret: null, certificate: null, version: '1.0' });
     expect(cleared).toMatchObject({ client_secret_set: false, certificate: null, version: '1.0' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SellerIdentity } from '../../src/db/schema';
-import { preflight, PREFLIGHT_CODES, sellerPreflight, type PreflightCustomer, type PreflightDraft } from '../../src/services/einvoicing/preflight';
+import { preflight, PREFLIGHT_CODES, sellerPreflight, type PreflightCustomer, type PreflightDraft, type PreflightLine } from '../../src/services/einvoicing/preflight';
 
 /** The e-invoicing preflight: a clean draft passes; each rule is shown by a draft that breaks exactly it. */
 
@@ -37,7 +37,8 @@ type Case = [name: string, draft: PreflightDraft, customer: PreflightCustomer, s
 const d = (over: Partial<PreflightDraft>): PreflightDraft => ({ ...DRAFT, ...over });
 const c = (over: Partial<PreflightCustomer>): PreflightCustomer => ({ ...CUSTOMER, ...over });
 const s = (over: Partial<SellerIdentity>): SellerIdentity => ({ ...SELLER, ...over });
-const line = (over: Partial<PreflightDraft['lines'][0]>) => [{ ...DRAFT.lines[0], ...over }];
+const LINE: PreflightLine = { classification_code: '022', tax_type: '02', tax_exemption_reason: null };
+const line = (over: Partial<PreflightLine>): PreflightLine[] => [{ ...LINE, ...over }];
 
 const CASES: Case[] = [
   ['seller without TIN', DRAFT, CUSTOMER, s({ tin: null }), 'seller_tin_missing', '/seller/tin'],
@@ -84,7 +85,7 @@ describe('e-invoicing preflight', () => {
   it.each(CASES)('%s: exactly its rule', (_name, draft, customer, seller, code, pointer) => {
     const problems = preflight(draft, customer, seller);
     expect(problems.map((p) => [p.code, p.pointer])).toEqual([[code, pointer]]);
-    expect(problems[0].detail.length).toBeGreaterThan(10);
+    expect(problems[0]!.detail.length).toBeGreaterThan(10);
   });
 
   it('has a case for every code, and reports every problem at once', () => {
