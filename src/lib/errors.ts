@@ -5,6 +5,8 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 export interface FieldError {
   pointer: string;
   detail: string;
+  /** A stable code for this fault, where the refusal has one per rule (einvoice_not_ready: the preflight rule). */
+  code?: string;
 }
 
 interface CatalogueEntry {
@@ -61,6 +63,8 @@ export const ERROR_CATALOGUE = {
   custom_field_invalid: { status: 422, title: 'Custom field value refused' },
   // 422: the sole-owner exception was taken with a blank reason.
   sole_owner_reason_required: { status: 422, title: 'A reason is required for the sole-owner exception' },
+  // 422: e-invoicing is on and the draft fails the LHDN preflight; `errors[]` carries {pointer, code, detail} per problem.
+  einvoice_not_ready: { status: 422, title: 'The document is not ready for e-invoicing' },
   // 428: a write against an existing record sent no If-Match (send the revision the ETag gave).
   revision_required: { status: 428, title: 'If-Match is required' },
   // 429: a rate limit was reached; Retry-After says when to retry.

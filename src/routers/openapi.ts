@@ -71,6 +71,7 @@ const problemSchema = {
         properties: {
           pointer: { type: 'string', description: 'JSON Pointer into the body, or /query/<name>, /path/<name>, /headers/<name>' },
           detail: { type: 'string' },
+          code: { type: 'string', description: 'The rule at fault, where the refusal names one (einvoice_not_ready: the preflight code)' },
         },
       },
     },

@@ -27,6 +27,7 @@ export const ADDED_OPERATIONS = [
   'POST /receivables/customers',
   'PATCH /receivables/customers/{id}',
   'PATCH /receivables/invoices/{id}',
+  'GET /receivables/invoices/{id}/einvoice',
   'GET /documents/{id}',
   'GET /documents/{id}/content',
   'POST /receivables/receipts',

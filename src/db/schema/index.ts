@@ -15,3 +15,4 @@ export * from './exchange-rates';
 export * from './login-failures';
 export * from './approvals';
 export * from './jobs';
+export * from './einvoicing';

@@ -10,6 +10,7 @@ import { companyGroupsRouter } from './company-groups/router';
 import { counterpartyMappingsRouter } from './counterparty-mappings/router';
 import { customFieldsRouter } from './custom-fields/router';
 import { delegationsRouter } from './delegations/router';
+import { einvoicingRouter } from './einvoicing/router';
 import { exchangeRatesRouter } from './exchange-rates/router';
 import { expenseCategoriesRouter } from './expense-categories/router';
 import { mileageRatesRouter } from './mileage-rates/router';
@@ -42,4 +43,5 @@ export const settingsRouter = router({
   approverAssignments: approverAssignmentsRouter,
   delegations: delegationsRouter,
   claimPolicy: claimPolicyRouter,
+  einvoicing: einvoicingRouter,
 });

@@ -9,6 +9,8 @@ import type { ServiceContext } from '../context';
 import { stateOf, type RecordFacts } from '../workflow/transitions';
 import type { TransitionCondition, WorkflowDefinition } from '../workflow/types';
 import { countsTowardBalance } from './allocations';
+import { notReady, documentPreflight } from '../einvoicing/readiness';
+import { einvoicingEnabled } from '../einvoicing/settings';
 
 const statesOf = (def: WorkflowDefinition, semantic: string) => def.states.filter((s) => s.semantic === semantic).map((s) => s.key);
 
@@ -57,6 +59,24 @@ export async function receivableFacts(ctx: ServiceContext, doc: DocumentRow, def
     const why = await creditNoteUnmet(ctx, doc, invoice, def);
     if (why) facts.unmet!.credit_within_invoice = why;
   }
+  await einvoiceReadiness(ctx, doc, def, exits, facts, original);
   return facts;
 }
 
+
+/**
+ * With e-invoicing on, a draft's edges into the accrual state (issue) need a clean LHDN preflight,
+ * whatever the stored workflow names: blocked edges are shown not allowed, and taking one is 422
+ * `einvoice_not_ready` with the problems (services/einvoicing/readiness.ts).
+ */
+async function einvoiceReadiness(ctx: ServiceContext, doc: DocumentRow, def: WorkflowDefinition, exits: WorkflowDefinition['transitions'], facts: RecordFacts, original?: DocumentRow) {
+  if (stateOf(def, doc.state).semantic !== 'draft') return;
+  const issuing = exits.filter((t) => stateOf(def, t.to).semantic === 'accrual');
+  if (!issuing.length || !(await einvoicingEnabled(ctx.db, ctx.principal.organizationId))) return;
+  const problems = await documentPreflight(ctx, doc, original);
+  if (!problems.length) return;
+  facts.impliedConditions = Object.fromEntries(issuing.map((t) => [t.action_key, ['einvoice_ready' as const]]));
+  const error = notReady(problems);
+  facts.unmet!.einvoice_ready = error.message;
+  facts.unmetErrors = { einvoice_ready: error };
+}

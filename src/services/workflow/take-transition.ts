@@ -118,8 +118,8 @@ function checkReason(reason: string | undefined, descriptor: TransitionDescripto
 }
 
 /** The refusal the descriptor gives, as the act answers it. */
-function refusalError(descriptor: TransitionDescriptor, edge: TransitionDefinition): AppError {
-  if (descriptor.blocked) return new AppError('conflict', { detail: descriptor.blocked.detail });
+function refusalError(descriptor: TransitionDescriptor, edge: TransitionDefinition, facts: RecordFacts): AppError {
+  if (descriptor.blocked) return facts.unmetErrors?.[descriptor.blocked.condition] ?? new AppError('conflict', { detail: descriptor.blocked.detail });
   if (descriptor.refusal) {
     return new AppError('transition_refused', { detail: descriptor.refusal.detail, extensions: { refusal: descriptor.refusal } });
   }
@@ -161,7 +161,7 @@ export async function takeTransition<R extends LockedRecord, A>(
   let via: TransitionVia = edge.gate === 'reporter' ? 'reporter' : descriptor.sole_owner_exception ? 'sole_owner_exception' : 'grant';
   if (!descriptor.allowed) {
     const overridable = options.systemOverridesGates && ctx.principal.via === 'system' && !descriptor.blocked && edge.gate !== 'advance';
-    if (!overridable) throw refusalError(descriptor, edge);
+    if (!overridable) throw refusalError(descriptor, edge, facts);
     descriptor = { ...descriptor, allowed: true, requires_reason: Boolean(edge.requires_reason) };
     delete descriptor.refusal;
     via = 'system';

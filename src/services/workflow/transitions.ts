@@ -3,6 +3,7 @@
  * what take-transition.ts authorizes an act with, so what a client is shown and what the server
  * enforces cannot disagree. Pure: it reads nothing; the record type's adapter gathers the facts.
  */
+import type { AppError } from '../../lib/errors';
 import type { DescriptorGap, DescriptorSign, RefusalCode, TransitionCondition, TransitionDescriptor, TransitionDefinition, WorkflowDefinition } from './types';
 
 export interface Actor {
@@ -22,6 +23,13 @@ export interface RecordFacts {
   raiserMemberId?: string | null;
   /** The edge conditions the record does not meet, with why (an edge naming one is blocked: 409). */
   unmet?: Partial<Record<TransitionCondition, string>>;
+  /**
+   * Conditions the record adds to edges whatever the stored definition names, by action key of the
+   * current state's exits (a receivables draft's issue edge needs `einvoice_ready` when e-invoicing is on).
+   */
+  impliedConditions?: Record<string, TransitionCondition[]>;
+  /** The refusal taking an edge blocked by this condition answers (default: 409 conflict with its detail). */
+  unmetErrors?: Partial<Record<TransitionCondition, AppError>>;
   /**
    * Whether the sole-owner exception applies to this record type (receivables documents: always;
    * claims: only when the organization turns it on). Absent: it applies.
@@ -105,7 +113,7 @@ export function describeTransition(t: TransitionDefinition, record: RecordFacts,
   // The record's own conditions: checked once the caller may take the edge, so a caller without
   // authority learns nothing about the record from the answer.
   if (verdict.allowed) {
-    for (const c of t.conditions ?? []) {
+    for (const c of [...(t.conditions ?? []), ...(record.impliedConditions?.[t.action_key] ?? [])]) {
       const why = record.unmet?.[c];
       if (why !== undefined) return { ...base, allowed: false, blocked: { condition: c, detail: why } };
     }

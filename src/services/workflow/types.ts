@@ -48,7 +48,7 @@ export interface TransitionDefinition {
 }
 
 /** Record conditions an edge may name (TransitionDefinition.conditions). */
-export const TRANSITION_CONDITIONS = ['nothing_allocated', 'credit_within_invoice', 'claim_has_lines', 'claim_lines_complete'] as const;
+export const TRANSITION_CONDITIONS = ['nothing_allocated', 'credit_within_invoice', 'claim_has_lines', 'claim_lines_complete', 'einvoice_ready'] as const;
 export type TransitionCondition = (typeof TRANSITION_CONDITIONS)[number];
 
 

@@ -1,6 +1,7 @@
 import { router } from '../../trpc';
 import { addAttachmentsProcedure } from './add-attachments';
 import { createInvoiceProcedure } from './create-invoice';
+import { getEinvoiceProcedure } from './get-einvoice';
 import { getInvoiceProcedure } from './get-invoice';
 import { listInvoicesProcedure } from './list-invoices';
 import { transitionInvoiceProcedure } from './transition-invoice';
@@ -9,6 +10,7 @@ import { updateInvoiceProcedure } from './update-invoice';
 export const invoicesRouter = router({
   create: createInvoiceProcedure,
   get: getInvoiceProcedure,
+  einvoice: getEinvoiceProcedure,
   list: listInvoicesProcedure,
   addAttachments: addAttachmentsProcedure,
   transition: transitionInvoiceProcedure,

@@ -1,0 +1,45 @@
+/**
+ * The e-invoicing preflight of one stored receivables document: reads its lines, its customer and its
+ * original (a credit or debit note's), and runs the pure preflight (preflight.ts) against the
+ * organization's seller identity. Also the `einvoice_ready` refusal issuing answers. Read only.
+ */
+import { findCustomer } from '../../db/queries/customers';
+import { findDocumentRow, findLines, type DocumentRow } from '../../db/queries/receivable-documents';
+import { AppError } from '../../lib/errors';
+import type { ServiceContext } from '../context';
+import { preflight, type PreflightProblem } from './preflight';
+
+export async function documentPreflight(ctx: ServiceContext, doc: DocumentRow, original?: DocumentRow): Promise<PreflightProblem[]> {
+  const organizationId = ctx.principal.organizationId;
+  const [lines, customer] = [await findLines(ctx.db, { organizationId, documentId: doc.id }), await findCustomer(ctx.db, { organizationId, id: doc.customerId, today: ctx.today })];
+  const orig = doc.originalInvoiceId ? (original ?? (await findDocumentRow(ctx.db, { organizationId, id: doc.originalInvoiceId }))) : undefined;
+  return preflight(
+    {
+      kind: doc.kind,
+      currency: doc.currency,
+      base_currency: ctx.org.baseCurrency,
+      fx_rate: doc.fxRate,
+      gross_amount: doc.grossAmount,
+      lines: lines.map((l) => ({ classification_code: l.classificationCode, tax_type: l.taxType, tax_exemption_reason: l.taxExemptionReason })),
+      // No document carries an LHDN UUID until submission exists (MYINVOIS.md point 4).
+      original: orig ? { reference: orig.reference, lhdn_uuid: null } : null,
+    },
+    {
+      country_code: customer?.countryCode ?? 'MY',
+      tin: customer?.tin ?? null,
+      registration_type: customer?.registrationType ?? null,
+      registration_no: customer?.registrationNo ?? null,
+      phone: customer?.phone ?? null,
+      address: { line1: customer?.address.line1, city: customer?.address.city, state: customer?.address.state },
+    },
+    ctx.org.seller,
+  );
+}
+
+/** 422 `einvoice_not_ready` carrying the problems as `errors[]`. */
+export function notReady(problems: PreflightProblem[]): AppError {
+  return new AppError('einvoice_not_ready', {
+    detail: `The document is not ready for LHDN MyInvois (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${problems.map((p) => p.detail).join('; ')}`,
+    errors: problems.map((p) => ({ pointer: p.pointer, code: p.code, detail: p.detail })),
+  });
+}

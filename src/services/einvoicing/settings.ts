@@ -1,0 +1,143 @@
+/**
+ * settings.einvoicing: the organization's LHDN MyInvois settings (MYINVOIS.md point 1), one record.
+ * Without a row it answers the defaults at revision 1. The client secret and the certificate (with
+ * its key and passphrase) are sealed under the payout-channel key and never answered: the answer
+ * says `client_secret_set` and gives the certificate's public facts. Turning e-invoicing on needs
+ * the seller identity complete (422 listing what is missing). Changes are kept in the settings history.
+ */
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { lockSetupScope } from '../../db/queries/keyset';
+import { einvoicingSettings } from '../../db/schema/einvoicing';
+import { Refusals } from '../../lib/refusals';
+import { seal } from '../../lib/secret-box';
+import type { ServiceContext } from '../context';
+import { checkRevision } from '../revision';
+import { recordSettingsChange } from '../settings/history';
+import { written } from '../settings/records';
+import { checkCertificate, type CertificateUpload } from './certificate';
+import { sellerPreflight } from './preflight';
+
+export type EinvoiceRow = typeof einvoicingSettings.$inferSelect;
+export type Environment = EinvoiceRow['environment'];
+
+export const DEFAULT_URLS: Record<Environment, { api_base_url: string; portal_base_url: string }> = {
+  simulator: { api_base_url: 'http://127.0.0.1:8765', portal_base_url: 'http://127.0.0.1:8765' },
+  sandbox: { api_base_url: 'https://preprod-api.myinvois.hasil.gov.my', portal_base_url: 'https://preprod.myinvois.hasil.gov.my' },
+  production: { api_base_url: 'https://api.myinvois.hasil.gov.my', portal_base_url: 'https://myinvois.hasil.gov.my' },
+};
+
+export async function findEinvoiceRow(db: Database, organizationId: string, forUpdate = false): Promise<EinvoiceRow | undefined> {
+  const base = db.select().from(einvoicingSettings).where(eq(einvoicingSettings.organizationId, organizationId));
+  const [row] = forUpdate ? await base.for('update') : await base;
+  return row;
+}
+
+export function einvoiceView(row: EinvoiceRow | undefined) {
+  const environment: Environment = row?.environment ?? 'sandbox';
+  const urls = { ...DEFAULT_URLS[environment], ...(row?.urls[environment] ?? {}) };
+  return {
+    enabled: row?.enabled ?? false,
+    environment,
+    api_base_url: urls.api_base_url,
+    portal_base_url: urls.portal_base_url,
+    client_id: row?.clientId ?? null,
+    client_secret_set: Boolean(row?.clientSecretSealed),
+    certificate: row?.certificate ?? null,
+    version: row?.version ?? '1.0',
+    revision: row?.revision ?? 1,
+  };
+}
+export type EinvoiceSettingsAnswer = ReturnType<typeof einvoiceView>;
+
+export async function getEinvoiceSettings(ctx: ServiceContext): Promise<EinvoiceSettingsAnswer> {
+  return einvoiceView(await findEinvoiceRow(ctx.db, ctx.org.id));
+}
+
+export interface UpdateEinvoiceSettingsInput {
+  expected_revision: number;
+  enabled?: boolean;
+  environment?: Environment;
+  api_base_url?: string | null;
+  portal_base_url?: string | null;
+  client_id?: string | null;
+  client_secret?: string | null;
+  certificate?: CertificateUpload | null;
+  version?: '1.0' | '1.1';
+}
+
+function checkUrl(r: Refusals, value: string | null | undefined, pointer: string) {
+  if (value === undefined || value === null) return;
+  if (!r.check(value.length <= 500, pointer, 'must be at most 500 characters')) return;
+  let ok = false;
+  try {
+    const u = new URL(value);
+    ok = (u.protocol === 'https:' || u.protocol === 'http:') && !u.search && !u.hash;
+  } catch {
+    ok = false;
+  }
+  r.check(ok, pointer, 'must be an http(s) URL without query or fragment');
+}
+
+function checkText(r: Refusals, value: string | null | undefined, pointer: string, max: number) {
+  if (value === undefined || value === null) return;
+  if (r.check(value.trim() !== '', pointer, 'must not be blank')) r.check(value.length <= max, pointer, `must be at most ${max} characters`);
+}
+
+export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateEinvoiceSettingsInput, secrets: { key: Buffer }): Promise<EinvoiceSettingsAnswer> {
+  const r = new Refusals();
+  checkUrl(r, input.api_base_url, '/api_base_url');
+  checkUrl(r, input.portal_base_url, '/portal_base_url');
+  checkText(r, input.client_id, '/client_id', 200);
+  checkText(r, input.client_secret, '/client_secret', 500);
+  const seller = ctx.org.seller ?? {};
+  const facts = input.certificate ? checkCertificate(r, input.certificate, { tin: seller.tin, brn: seller.registration_no }) : undefined;
+
+  await lockSetupScope(ctx.db, ctx.org.id, 'einvoicing');
+  const current = await findEinvoiceRow(ctx.db, ctx.org.id, true);
+  const before = einvoiceView(current);
+  checkRevision(before.revision, input.expected_revision);
+
+  const environment = input.environment ?? before.environment;
+  const urls = { ...(current?.urls ?? {}) };
+  const override = { ...(urls[environment] ?? {}) };
+  if (input.api_base_url !== undefined) override.api_base_url = input.api_base_url ?? undefined;
+  if (input.portal_base_url !== undefined) override.portal_base_url = input.portal_base_url ?? undefined;
+  urls[environment] = JSON.parse(JSON.stringify(override)) as typeof override;
+
+  const certificateSealed =
+    input.certificate === undefined ? (current?.certificateSealed ?? null) : input.certificate === null ? null : facts ? seal(secrets.key, JSON.stringify(input.certificate), ctx.org.id) : null;
+  const certificate = input.certificate === undefined ? (current?.certificate ?? null) : (facts ?? null);
+  const version = input.version ?? before.version;
+  if (version === '1.1' && !certificate && r.empty) r.add(input.version ? '/version' : '/certificate', 'version 1.1 (signed) needs a certificate');
+  const enabled = input.enabled ?? before.enabled;
+  if (input.enabled === true) for (const p of sellerPreflight(seller)) r.add(p.pointer, p.detail);
+  r.throwIfAny();
+
+  const clientSecretSealed =
+    input.client_secret === undefined ? (current?.clientSecretSealed ?? null) : input.client_secret === null ? null : seal(secrets.key, input.client_secret, ctx.org.id);
+  const values = {
+    organizationId: ctx.org.id,
+    enabled,
+    environment,
+    urls,
+    clientId: input.client_id === undefined ? (current?.clientId ?? null) : input.client_id === null ? null : input.client_id.trim(),
+    clientSecretSealed,
+    certificateSealed,
+    certificate,
+    version,
+    revision: before.revision + 1,
+    updatedAt: ctx.now,
+  };
+  const { organizationId, ...set } = values;
+  void organizationId;
+  const [row] = await ctx.db.insert(einvoicingSettings).values(values).onConflictDoUpdate({ target: einvoicingSettings.organizationId, set }).returning();
+  const after = einvoiceView(written(row));
+  await recordSettingsChange(ctx, { entity: 'einvoicing', record_id: ctx.org.id, action: 'update', before, after });
+  return after;
+}
+
+/** Whether e-invoicing is on for the organization (issuing then needs a clean preflight). */
+export async function einvoicingEnabled(db: Database, organizationId: string): Promise<boolean> {
+  return (await findEinvoiceRow(db, organizationId))?.enabled ?? false;
+}
