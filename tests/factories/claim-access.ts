@@ -110,11 +110,6 @@ export async function submitForSignoff(
 /** The grant staged sign-offs name (a stand-in: these tests are about reading, not about grants). */
 const STAGED_GRANT = '00000000-0000-4000-8000-000000000001';
 
-async function claimantOf(db: Database, q: { organizationId: string; claimId: string }) {
-  const [row] = await db.select().from(claims).where(and(eq(claims.organizationId, q.organizationId), eq(claims.id, q.claimId)));
-  return row!.claimantMemberId;
-}
-
 /** Moves the claim to another approval round (returning and resubmitting does this in the engine). */
 export async function setClaimRound(db: Database, q: { organizationId: string; claimId: string; round: number }) {
   await db.update(claims).set({ round: q.round }).where(and(eq(claims.organizationId, q.organizationId), eq(claims.id, q.claimId)));

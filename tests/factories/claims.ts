@@ -4,7 +4,7 @@ import { findClaim } from '../../src/db/queries/claims';
 import { findReferenceRateOn, insertExchangeRate } from '../../src/db/queries/exchange-rates';
 import { Dec } from '../../src/lib/money';
 import { findProjectAxis } from '../../src/db/queries/reference-data';
-import type { CLAIM_LINE_TYPES, DECISION_VIAS, DOCUMENT_BASES, SignoffGap } from '../../src/db/schema';
+import type { CLAIM_LINE_TYPES, DOCUMENT_BASES } from '../../src/db/schema';
 import { uploadDocument } from '../../src/services/documents/upload-document';
 import * as lines from '../../src/services/expenses/claim-lines';
 import * as settlements from '../../src/services/expenses/claim-settlements';

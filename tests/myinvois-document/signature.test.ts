@@ -10,7 +10,6 @@ import { buildDocument } from '../../src/integrations/myinvois/document';
 import { serializeDocument } from '../../src/integrations/myinvois/serialize';
 import {
   certificateIdentity,
-  certificateIssuerName,
   credentialsFromPem,
   signDocument,
   signedDocumentBytes,

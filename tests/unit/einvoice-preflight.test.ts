@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { SellerIdentity } from '../../src/db/schema';
+import { COMPLETE_SELLER } from '../helpers/einvoicing';
 import { preflight, PREFLIGHT_CODES, sellerPreflight, type PreflightCustomer, type PreflightDraft, type PreflightLine } from '../../src/services/einvoicing/preflight';
 
 /** The e-invoicing preflight: a clean draft passes; each rule is shown by a draft that breaks exactly it. */
 
-const SELLER: SellerIdentity = {
-  name: 'Contoh Software Sdn. Bhd.',
-  tin: 'C1234567890',
-  registration_no: '202001234567',
-  sst_no: 'NA',
-  tourism_tax_no: 'NA',
-  msic: '62010',
-  business_activity: 'Computer programming activities',
-  address: { line1: 'Lot 66, Bangunan Merdeka', city: 'Kuala Lumpur', postcode: '50480', state: '14', country_code: 'MY' },
-  phone: '+60123456789',
-};
+// The complete seller identity of the e-invoicing tests, without an e-mail (it is optional).
+const { email: _email, ...SELLER }: SellerIdentity = COMPLETE_SELLER;
 const CUSTOMER: PreflightCustomer = {
   country_code: 'MY',
   tin: 'C9876543210',

@@ -346,28 +346,6 @@ export async function listClaimSignoffs(db: Database, q: { organizationId: strin
     .orderBy(asc(claimSignoffs.accountCode), asc(claimSignoffs.analyticAccountId));
 }
 
-export async function insertClaimSignoff(db: Database, values: typeof claimSignoffs.$inferInsert) {
-  const [row] = await db.insert(claimSignoffs).values(values).returning();
-  return row;
-}
-
-/** Signs a sign-off only while it is still open (no signature yet); undefined when there is no such open sign-off. */
-export async function signOpenClaimSignoff(
-  db: Database,
-  q: { organizationId: string; id: string },
-  set: Pick<
-    typeof claimSignoffs.$inferInsert,
-    'signatureId' | 'signedActorMemberId' | 'signedAuthorityMemberId' | 'signedAt' | 'signedVia' | 'approverAssignmentId'
-  >,
-) {
-  const [row] = await db
-    .update(claimSignoffs)
-    .set(set)
-    .where(and(eq(claimSignoffs.organizationId, q.organizationId), eq(claimSignoffs.id, q.id), isNull(claimSignoffs.signatureId)))
-    .returning();
-  return row;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Claim lines over REST (add, change, withdraw): the mileage year, line updates, shares and documents.
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { GapReason } from '../../services/workflow/types';
+import type { DescriptorGap } from '../../services/workflow/types';
 import {
   boolean,
   date,
@@ -314,14 +314,8 @@ export interface PassedOverApprover {
   band: string;
 }
 
-export interface SignoffGap {
-  grant_id: string;
-  reason: GapReason;
-  analytic_account_id?: string;
-  axis_id?: string;
-  member_id?: string;
-  position_id?: string;
-}
+/** A sign-off's gap: the contract's gap object (2.5), one shape for the stored row and the descriptor. */
+export type SignoffGap = DescriptorGap;
 
 /**
  * A sign-off a claim needs to leave a sign-off step (one per analytic account its shares charge),
