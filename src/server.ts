@@ -9,6 +9,7 @@ import { ERROR_CATALOGUE, isAppError, type ErrorCode } from './lib/errors';
 import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
 import { registerContentRoute } from './routers/documents/content-route';
 import { registerUploadRoute } from './routers/documents/upload-route';
+import { registerInvoicePdfRoute } from './routers/receivables/invoices/pdf-route';
 import { guardRefusedRequest } from './routers/route-guard';
 import { appRouter } from './routers/app';
 import './services/register';
@@ -158,6 +159,7 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
 
   await registerUploadRoute(app, deps);
   await registerContentRoute(app, deps);
+  await registerInvoicePdfRoute(app, deps);
 
   // The REST adapter's handler sends through reply.send and resolves to undefined, which fastify
   // takes for "nothing sent yet" while an async onSend hook (above) is still running, and sends a

@@ -214,6 +214,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
   }
   addUploadOperation(doc);
   addContentOperation(doc);
+  addInvoicePdfOperation(doc);
   return doc as OpenAPIObject;
 }
 
@@ -302,6 +303,48 @@ function addContentOperation(doc: Json) {
       tags: ['Documents'],
       security: [{ bearer: [] }],
       parameters: [{ name: 'id', in: 'path', required: true, description: 'The document id', schema: { type: 'string', format: 'uuid' } }],
+      responses,
+    },
+  };
+}
+
+/**
+ * GET /receivables/invoices/{id}/pdf answers a PDF, not JSON: a fastify route
+ * (receivables/invoices/pdf-route.ts), described here by hand in the same shape as the generated
+ * operations.
+ */
+function addInvoicePdfOperation(doc: Json) {
+  const responses: Json = {
+    '200': {
+      description: 'The document as a PDF',
+      headers: {
+        'X-Request-Id': ref('headers', 'X-Request-Id'),
+        'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
+        'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
+        'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
+        'Content-Disposition': {
+          description: '`inline; filename="<reference>.pdf"`; a draft, which has no number yet, is named by its id',
+          schema: { type: 'string' },
+        },
+        'Content-Length': { description: 'Bytes', schema: { type: 'integer' } },
+      },
+      content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+    },
+  };
+  for (const s of [400, 401, 403, 404, 429, 500]) responses[String(s)] = ref('responses', `Problem${s}`);
+  doc.paths ??= {};
+  doc.paths['/receivables/invoices/{id}/pdf'] = {
+    get: {
+      operationId: 'getReceivablesDocumentPdf',
+      summary: 'Read a document as a PDF',
+      description:
+        'The invoice, credit note or debit note as its customer receives it: seller and buyer with TIN, registration and SST numbers, ' +
+        'the lines with classification code, tax type and rate, the totals and an SST summary per tax type. Once LHDN MyInvois has validated it: ' +
+        'the LHDN UUID, the validation time and the validation link, as text and as a QR code. A draft is stamped DRAFT and carries no QR code. ' +
+        'Permission: receivables.invoice.read.',
+      tags: ['Receivables documents'],
+      security: [{ bearer: [] }],
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'The receivables document', schema: { type: 'string', format: 'uuid' } }],
       responses,
     },
   };

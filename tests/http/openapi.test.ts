@@ -28,6 +28,7 @@ export const ADDED_OPERATIONS = [
   'PATCH /receivables/customers/{id}',
   'PATCH /receivables/invoices/{id}',
   'GET /receivables/invoices/{id}/einvoice',
+  'GET /receivables/invoices/{id}/pdf',
   'GET /documents/{id}',
   'GET /documents/{id}/content',
   'POST /receivables/receipts',
