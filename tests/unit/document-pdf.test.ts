@@ -88,6 +88,7 @@ describe('renderDocumentPdf', () => {
     expect(text).toMatch(/^1 Consulting 022 3 HUR 120\.50 10\.00 02 8% 28\.12 351\.50$/m);
     expect(text).toMatch(/^2 Licence renewal 022 1 1000\.00 0\.00 02 8% 80\.00 1000\.00$/m);
     expect(text).toMatch(/^Subtotal excl\. tax \(USD\) 1351\.50$/m);
+    expect(text).toMatch(/^Total discount, deducted above \(USD\) 10\.00$/m);
     expect(text).toMatch(/^Tax \(USD\) 108\.12$/m);
     expect(text).toMatch(/^Total payable \(USD\) 1459\.62$/m);
     expect(text).toContain('Exchange rate: 1 USD = 4.4712 MYR');
@@ -118,6 +119,22 @@ describe('renderDocumentPdf', () => {
     expect(text).toMatch(/^Total credit \(MYR\) 1459\.62$/m);
     expect(text).not.toContain('Exchange rate');
     expect(await pdfQrCodes(pdf)).toEqual([]);
+  });
+
+  it('submitted but not yet validated: the status and UUID in words, no QR code; a cancelled document is stamped CANCELLED', async () => {
+    const submitted = await renderDocumentPdf(input({ einvoice: { status: 'submitted', uuid: UUID, long_id: null, validation_link: null, validated_at: null } }));
+    const text = await pdfText(submitted);
+    expect(text).toContain('e-Invoice status: Submitted to LHDN MyInvois; awaiting validation');
+    expect(text).toContain(`UUID: ${UUID}`);
+    expect(await pdfQrCodes(submitted)).toEqual([]);
+    const cancelled = await renderDocumentPdf(input({ document: { ...issued, semantic: 'cancelled' }, einvoice: { status: 'cancelled', uuid: UUID, long_id: LONG_ID, validation_link: LINK, validated_at: null } }));
+    expect(await pdfText(cancelled)).toContain('CANCELLED');
+    expect(await pdfQrCodes(cancelled)).toEqual([]);
+  });
+
+  it('characters outside the standard fonts (Latin script) print as "?" rather than garbage', async () => {
+    const text = await pdfText(await renderDocumentPdf(input({ document: { ...issued, buyer: { ...issued.buyer!, name: 'Kedai 大华 Café' } } })));
+    expect(text).toContain('Kedai ?? Café');
   });
 
   it('many lines run onto further pages, each with the table header and a page number', async () => {

@@ -308,7 +308,7 @@ export async function renderDocumentPdf(input: RenderDocumentPdfInput): Promise<
   const discount = d.lines.reduce((s, l) => s.plus(l.discount_amount), new Dec(0));
   const totals: [string, string, boolean][] = [
     [`Subtotal excl. tax (${cur})`, d.net_total, false],
-    ...(discount.isZero() ? [] : ([[`Includes discount (${cur})`, formatAmount(discount, cur), false]] as [string, string, boolean][])),
+    ...(discount.isZero() ? [] : ([[`Total discount, deducted above (${cur})`, formatAmount(discount, cur), false]] as [string, string, boolean][])),
     [`Tax (${cur})`, d.tax_total, false],
     [d.kind === 'customer_credit_note' ? `Total credit (${cur})` : `Total payable (${cur})`, d.gross_amount, true],
   ];
