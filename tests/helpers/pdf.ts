@@ -8,17 +8,16 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>['getPage']>>;
 
-async function open(buffer: Buffer) {
+/** Runs `use` on every page of the PDF, then frees the document (pdfjs keeps its parse otherwise). */
+async function eachPage(buffer: Buffer, use: (page: PdfPage) => Promise<void>): Promise<void> {
   // No worker thread, no canvas, no system fonts: parsing only. A copy, because pdfjs detaches the array.
-  return pdfjs.getDocument({ data: new Uint8Array(buffer), isOffscreenCanvasSupported: false, useSystemFonts: false, disableFontFace: true, verbosity: 0 })
-    .promise;
-}
-
-async function pages(buffer: Buffer): Promise<PdfPage[]> {
-  const doc = await open(buffer);
-  const out: PdfPage[] = [];
-  for (let i = 1; i <= doc.numPages; i++) out.push(await doc.getPage(i));
-  return out;
+  const task = pdfjs.getDocument({ data: new Uint8Array(buffer), isOffscreenCanvasSupported: false, useSystemFonts: false, disableFontFace: true, verbosity: 0 });
+  const doc = await task.promise;
+  try {
+    for (let i = 1; i <= doc.numPages; i++) await use(await doc.getPage(i));
+  } finally {
+    await task.destroy();
+  }
 }
 
 interface Item {
@@ -35,7 +34,7 @@ interface Item {
  */
 export async function pdfText(buffer: Buffer): Promise<string> {
   const out: string[] = [];
-  for (const page of await pages(buffer)) {
+  await eachPage(buffer, async (page) => {
     const content = await page.getTextContent();
     const items: Item[] = [];
     for (const it of content.items) {
@@ -66,7 +65,7 @@ export async function pdfText(buffer: Buffer): Promise<string> {
         })
         .join('\n'),
     );
-  }
+  });
   return out.join('\n\f\n');
 }
 
@@ -109,7 +108,7 @@ function rgba(img: DecodedImage): Uint8ClampedArray {
 /** The text of every QR code found in the PDF's images, in page order. */
 export async function pdfQrCodes(buffer: Buffer): Promise<string[]> {
   const found: string[] = [];
-  for (const page of await pages(buffer)) {
+  await eachPage(buffer, async (page) => {
     const ops = await page.getOperatorList();
     for (let i = 0; i < ops.fnArray.length; i++) {
       if (ops.fnArray[i] !== pdfjs.OPS.paintImageXObject) continue;
@@ -120,6 +119,6 @@ export async function pdfQrCodes(buffer: Buffer): Promise<string[]> {
       const code = jsQR(rgba(img), img.width, img.height);
       if (code) found.push(code.data);
     }
-  }
+  });
   return found;
 }
