@@ -1,7 +1,9 @@
 /**
  * Reading a PDF the way a person would, with npm packages only (no poppler or other system tool, so
  * it runs on a clean CI machine): its text, line by line, through pdfjs-dist's legacy (Node) build,
- * and the QR codes of its embedded images, decoded from their pixels with jsqr.
+ * and the QR codes of its embedded images, decoded from their pixels with jsqr. pdfjs-dist 5 needs
+ * its optional dependency @napi-rs/canvas on Node (for DOMMatrix, even when only parsing); npm
+ * installs it as a prebuilt package from the registry, like any other.
  */
 import jsQR from 'jsqr';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -10,7 +12,7 @@ type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof pdfjs.getDocument>['
 
 /** Runs `use` on every page of the PDF, then frees the document (pdfjs keeps its parse otherwise). */
 async function eachPage(buffer: Buffer, use: (page: PdfPage) => Promise<void>): Promise<void> {
-  // No worker thread, no canvas, no system fonts: parsing only. A copy, because pdfjs detaches the array.
+  // Parsing only (nothing is drawn), no system fonts. A copy, because pdfjs detaches the array.
   const task = pdfjs.getDocument({ data: new Uint8Array(buffer), isOffscreenCanvasSupported: false, useSystemFonts: false, disableFontFace: true, verbosity: 0 });
   const doc = await task.promise;
   try {
