@@ -16,8 +16,9 @@ export const GENERAL_PUBLIC_TIN = 'EI00000000010';
 
 type Add = (code: string, message: string, path: string) => void;
 
+/** Mandatory means a value: an identification written as "" (or spaces) is as missing as an absent one. */
 function required(add: Add, value: string | undefined, max: number, label: string, path: string): void {
-  if (value === undefined) add('CF321', `${label} is mandatory`, path);
+  if (value === undefined || value.trim() === '') add('CF321', `${label} is mandatory`, path);
   else if (value.length > max) add('CF322', `${label} must be at most ${max} characters`, path);
 }
 
