@@ -75,6 +75,21 @@ describe('validation', () => {
     expect(errors[0]).toHaveProperty('errorMS');
   });
 
+  it('core fields: a telephone is 8 to 20 characters with or without its +', async () => {
+    sim = setup();
+    const phoneErrors = async (phone: string, id: string) => {
+      const doc = minimalInvoice(id);
+      inv(doc).AccountingCustomerParty[0].Party[0].Contact = [{ Telephone: [{ _: phone }] }];
+      return codesOf(await validate(doc), 'Core Fields Validator');
+    };
+    expect(await phoneErrors('0355551234', 'P1')).toEqual([]);
+    expect(await phoneErrors('+6035555', 'P2')).toEqual([]);
+    expect(await phoneErrors('35555123', 'P3')).toEqual([]);
+    expect(await phoneErrors('3555512', 'P4')).toEqual(['CF324']);
+    expect(await phoneErrors('+' + '6'.repeat(19), 'P5')).toEqual([]);
+    expect(await phoneErrors('6'.repeat(21), 'P6')).toEqual(['CF324']);
+  });
+
   it('core fields: an identification written empty is missing (supplier BRN "", buyer SST "")', async () => {
     sim = setup();
     const doc = minimalInvoice();

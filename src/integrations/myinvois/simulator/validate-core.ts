@@ -9,7 +9,8 @@ import type { ValidationError } from './types';
 import { customerParty, isNote, list, node, partyId, supplierParty, text, type UblNode } from './ubl';
 
 const HOURS_72 = 72 * 3600 * 1000;
-const PHONE = /^\+?[0-9]{7,19}$/;
+/** 8 to 20 characters in all, digits with an optional leading + (so at least 8 digits without the +). */
+const PHONE = /^(?=.{8,20}$)\+?[0-9]+$/;
 const EXEMPTION_REASON = /^[A-Za-z0-9 .,\-()]*$/;
 const REGISTRATION_SCHEMES = ['BRN', 'NRIC', 'PASSPORT', 'ARMY'];
 export const GENERAL_PUBLIC_TIN = 'EI00000000010';
