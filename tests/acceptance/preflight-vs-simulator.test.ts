@@ -434,4 +434,34 @@ describe('a clean draft composes into a document LHDN validates', () => {
       await sim.app.close();
     }
   });
+
+  it('original_not_validated, the other way to send it: a credit note naming a UUID LHDN holds no Valid invoice for is Invalid (RD301)', async () => {
+    const w = await world();
+    const invoiceId = await draft(w);
+    await issueTestDocument(t.db, w.org.id, invoiceId, w.org.owner.id);
+    const reference = (await findDocumentRow(t.db, { organizationId: w.org.id, id: invoiceId }))!.reference!;
+    const id = await draft(w, { kind: 'customer_credit_note', original_invoice_id: invoiceId, reason: 'Returned goods', lines: [w.line({ quantity: '1', unit_price: '10.00', discount_amount: '0.00' })] });
+    expect(await preflightCodes(w, id)).toEqual(['original_not_validated']);
+    const sim = simulator();
+    try {
+      const note = await composeStored(w, id, { original: { uuid: 'F9D425P6DS7D8IU8IQ5FDHXWJ0', number: reference } });
+      expect(await submit(sim, buildDocument(note))).toMatchObject({ status: 'Invalid', faults: ['Referenced Documents Validator: RD301'] });
+    } finally {
+      await sim.app.close();
+    }
+  });
+});
+
+describe('where the preflight is stricter than LHDN (reported, not forced)', () => {
+  it('phone_not_e164 also refuses a phone without its + (0355551234), which LHDN accepts (8 to 20 characters, optional +)', async () => {
+    const w = await world({ phone: '0355551234' });
+    const id = await draft(w);
+    expect(await preflightCodes(w, id)).toEqual(['phone_not_e164']);
+    const sim = simulator();
+    try {
+      expect(await submit(sim, buildDocument(await composeStored(w, id)))).toMatchObject({ status: 'Valid', faults: [] });
+    } finally {
+      await sim.app.close();
+    }
+  });
 });
