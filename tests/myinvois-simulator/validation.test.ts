@@ -75,6 +75,34 @@ describe('validation', () => {
     expect(errors[0]).toHaveProperty('errorMS');
   });
 
+  it('core fields: a telephone is 8 to 20 characters with or without its +', async () => {
+    sim = setup();
+    const phoneErrors = async (phone: string, id: string) => {
+      const doc = minimalInvoice(id);
+      inv(doc).AccountingCustomerParty[0].Party[0].Contact = [{ Telephone: [{ _: phone }] }];
+      return codesOf(await validate(doc), 'Core Fields Validator');
+    };
+    expect(await phoneErrors('0355551234', 'P1')).toEqual([]);
+    expect(await phoneErrors('+6035555', 'P2')).toEqual([]);
+    expect(await phoneErrors('35555123', 'P3')).toEqual([]);
+    expect(await phoneErrors('3555512', 'P4')).toEqual(['CF324']);
+    expect(await phoneErrors('+' + '6'.repeat(19), 'P5')).toEqual([]);
+    expect(await phoneErrors('6'.repeat(21), 'P6')).toEqual(['CF324']);
+  });
+
+  it('core fields: an identification written empty is missing (supplier BRN "", buyer SST "")', async () => {
+    sim = setup();
+    const doc = minimalInvoice();
+    inv(doc).AccountingSupplierParty[0].Party[0].PartyIdentification[1] = { ID: [{ _: '', schemeID: 'BRN' }] };
+    inv(doc).AccountingCustomerParty[0].Party[0].PartyIdentification[2] = { ID: [{ _: ' ', schemeID: 'SST' }] };
+    const details = await validate(doc);
+    expect(details.status).toBe('Invalid');
+    expect(sim.stepErrors(details, 'Core Fields Validator').map((e: any) => [e.errorCode, e.error, e.propertyPath])).toEqual([
+      ['CF321', 'Supplier BRN is mandatory', '$.Invoice[0].AccountingSupplierParty.Party.PartyIdentification.ID[BRN]'],
+      ['CF321', 'Buyer SST number (NA when not registered) is mandatory', '$.Invoice[0].AccountingCustomerParty.Party.PartyIdentification.ID[SST]'],
+    ]);
+  });
+
   it('core fields: an issue date-time more than 72 hours old or in the future', async () => {
     sim = setup();
     const old = minimalInvoice('OLD');

@@ -12,6 +12,8 @@ import {
 import { isGroupCompanySql } from './customers';
 
 export type DocumentRow = typeof receivableDocuments.$inferSelect;
+/** A document's line as stored (findLines answers them in line order). */
+export type LineRow = typeof receivableDocumentLines.$inferSelect;
 
 export async function insertDocument(db: Database, values: typeof receivableDocuments.$inferInsert) {
   const [row] = await db.insert(receivableDocuments).values(values).returning({ id: receivableDocuments.id });

@@ -8,34 +8,20 @@
 import { findCustomer } from '../../db/queries/customers';
 import { findDocumentLink, insertTimelineEntry, lockDocument, updateDocument, type DocumentRow } from '../../db/queries/receivable-documents';
 import { nextSequenceValue } from '../../db/queries/sequences';
-import type { DocumentKind, FrozenAddress, FrozenBuyer, FrozenSeller } from '../../db/schema';
-import { countryAlpha2 } from '../../lib/code-lists';
+import type { DocumentKind, FrozenBuyer, FrozenSeller } from '../../db/schema';
 import { addDays } from '../../lib/dates';
 import { AppError } from '../../lib/errors';
 import type { ServiceContext } from '../context';
 import type { TransitionAdapter } from '../workflow/take-transition';
 import { stateOf } from '../workflow/transitions';
 import { receivableFacts } from './document-facts';
+import { buyerOf, freezeAddress } from './freeze-parties';
 import { readDocument, type DocumentView } from './read-document';
 
 const PREFIX: Record<DocumentKind, string> = { sales_invoice: 'INV', customer_credit_note: 'CN', customer_debit_note: 'DN' };
 
 /** A document locked for a transition, with its invoice when it is a credit note (locked first). */
 export type LockedDocument = DocumentRow & { original?: DocumentRow };
-
-/**
- * Keeps the address lines that are set. country_code is always present and always ISO 3166-1
- * alpha-2 (DESIGN section 5): a stored alpha-3 code (the form written before) is converted here, so
- * buyer and seller of one document can never disagree on the format.
- */
-function freezeAddress(address: Record<string, string | null | undefined>, countryCode: string | null | undefined): FrozenAddress {
-  const out: FrozenAddress = { country_code: countryCode ? countryAlpha2(countryCode) : null };
-  for (const key of ['line1', 'line2', 'city', 'postcode', 'state'] as const) {
-    const v = address[key];
-    if (typeof v === 'string') out[key] = v;
-  }
-  return out;
-}
 
 /** Issuing: the next number of the per-kind, per-year sequence, the day of issue, buyer and seller as they read now. */
 async function issueWork(ctx: ServiceContext, doc: DocumentRow) {
@@ -45,16 +31,7 @@ async function issueWork(ctx: ServiceContext, doc: DocumentRow) {
   const year = ctx.today.slice(0, 4);
   // Gapless: taken inside the issuing transaction, so a refused or rolled-back issue gives it back.
   const n = await nextSequenceValue(ctx.db, { organizationId, name: `${doc.kind}:${year}` });
-  const buyer: FrozenBuyer = {
-    name: customer.legalName,
-    address: freezeAddress({ ...customer.address }, customer.countryCode),
-    email: customer.email,
-    phone: customer.phone,
-    registration_no: customer.registrationNo,
-    registration_type: customer.registrationType,
-    sst_no: customer.sstRegistrationNo,
-    tin: customer.tin,
-  };
+  const buyer: FrozenBuyer = buyerOf(customer);
   const org = ctx.org;
   const s = org.seller ?? {};
   const seller: FrozenSeller = {

@@ -9,15 +9,17 @@ import type { ValidationError } from './types';
 import { customerParty, isNote, list, node, partyId, supplierParty, text, type UblNode } from './ubl';
 
 const HOURS_72 = 72 * 3600 * 1000;
-const PHONE = /^\+?[0-9]{7,19}$/;
+/** 8 to 20 characters in all, digits with an optional leading + (so at least 8 digits without the +). */
+const PHONE = /^(?=.{8,20}$)\+?[0-9]+$/;
 const EXEMPTION_REASON = /^[A-Za-z0-9 .,\-()]*$/;
 const REGISTRATION_SCHEMES = ['BRN', 'NRIC', 'PASSPORT', 'ARMY'];
 export const GENERAL_PUBLIC_TIN = 'EI00000000010';
 
 type Add = (code: string, message: string, path: string) => void;
 
+/** Mandatory means a value: an identification written as "" (or spaces) is as missing as an absent one. */
 function required(add: Add, value: string | undefined, max: number, label: string, path: string): void {
-  if (value === undefined) add('CF321', `${label} is mandatory`, path);
+  if (value === undefined || value.trim() === '') add('CF321', `${label} is mandatory`, path);
   else if (value.length > max) add('CF322', `${label} must be at most ${max} characters`, path);
 }
 
