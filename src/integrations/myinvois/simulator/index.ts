@@ -1,6 +1,6 @@
 /**
  * The MyInvois simulator: a fastify app answering LHDN's e-invoicing API (token, submit, get
- * submission, raw, details, cancel/reject, TIN validation) from memory, plus a control API for tests
+ * submission, raw, details, search, cancel/reject, TIN validation) from memory, plus a control API for tests
  * (register clients and taxpayers, move the clock, validate pending documents now, read counters,
  * switch a failure on). See the README section "MyInvois simulator".
  */
@@ -9,6 +9,7 @@ import { settleDue, type Fault, type FaultMode, type SimContext } from './contex
 import { registerHooks, registerParsers } from './hooks';
 import { newSecret } from './ids';
 import { registerDocumentRoutes } from './routes-documents';
+import { registerSearchRoute } from './routes-search';
 import { registerStateRoute } from './routes-state';
 import { registerSubmitRoute } from './routes-submit';
 import { registerTaxpayerRoute } from './routes-taxpayer';
@@ -67,6 +68,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   registerTokenRoute(app, ctx);
   registerSubmitRoute(app, ctx);
   registerDocumentRoutes(app, ctx);
+  registerSearchRoute(app, ctx);
   registerStateRoute(app, ctx);
   registerTaxpayerRoute(app, ctx);
   app.addHook('onClose', async () => {

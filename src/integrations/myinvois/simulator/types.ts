@@ -81,7 +81,7 @@ export interface SimSubmission {
   documentUuids: string[];
 }
 
-export type Endpoint = 'token' | 'submit' | 'submission' | 'raw' | 'details' | 'state' | 'validateTin';
+export type Endpoint = 'token' | 'submit' | 'submission' | 'raw' | 'details' | 'state' | 'validateTin' | 'search';
 
 /** Requests per minute per client id and endpoint; LHDN's recommended figures by default. */
 export type RateLimits = Record<Endpoint, number>;
@@ -94,6 +94,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   details: 125,
   state: 12,
   validateTin: 60,
+  search: 12,
 };
 
 /** Answers the signature step for a v1.1 document: ok, or the DS3xx error to report. */
