@@ -1,0 +1,54 @@
+/**
+ * MyInvois access tokens, kept per (API base URL, client id, on-behalf-of TIN): LHDN's tokens last an
+ * hour and its token endpoint allows 12 requests a minute per client, so one token serves every job
+ * until 5 minutes before it expires (a request may take that long to reach LHDN), and callers that
+ * need one at the same moment share a single token request. Memory only: a token is never written
+ * anywhere.
+ */
+
+export interface CachedToken {
+  accessToken: string;
+  /** Epoch milliseconds, on the clock of whoever fetched it. */
+  expiresAt: number;
+}
+
+/** A token is not used in its last 5 minutes. */
+export const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
+
+export class TokenCache {
+  private readonly tokens = new Map<string, CachedToken>();
+  private readonly inFlight = new Map<string, Promise<CachedToken>>();
+
+  static key(apiBaseUrl: string, clientId: string, onBehalfOf?: string | null): string {
+    return JSON.stringify([apiBaseUrl.replace(/\/+$/, ''), clientId, onBehalfOf ?? null]);
+  }
+
+  /** A token good at `now`, else the one being fetched, else a new one from `fetchToken`. */
+  async get(key: string, now: Date, fetchToken: () => Promise<CachedToken>): Promise<string> {
+    const cached = this.tokens.get(key);
+    if (cached && now.getTime() < cached.expiresAt - TOKEN_REFRESH_MARGIN_MS) return cached.accessToken;
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = fetchToken().then(
+        (token) => {
+          this.tokens.set(key, token);
+          return token;
+        },
+      ).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return (await pending).accessToken;
+  }
+
+  /** Forgets `accessToken` (LHDN refused it), unless another caller has replaced it already. */
+  drop(key: string, accessToken: string): void {
+    if (this.tokens.get(key)?.accessToken === accessToken) this.tokens.delete(key);
+  }
+
+  clear(): void {
+    this.tokens.clear();
+  }
+}
+
+/** The process's cache, used by every client not given its own. */
+export const defaultTokenCache = new TokenCache();
