@@ -5,12 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { batchDocuments, envelopeBody, MAX_DOCUMENT_BYTES, MAX_SUBMISSION_BYTES } from '../../src/integrations/myinvois/client-batch';
 
-const doc = (codeNumber: string, size: number, extra: Record<string, unknown> = {}) => ({ codeNumber, bytes: Buffer.alloc(size, 'a'), ...extra });
+const doc = (codeNumber: string, size: number) => ({ codeNumber, bytes: Buffer.alloc(size, 'a') });
 const codes = (batch: { codeNumber: string }[]) => batch.map((d) => d.codeNumber);
 
 describe('batchDocuments', () => {
   it('splits small documents into batches of 100, in order, keeping what the caller attached', () => {
-    const docs = Array.from({ length: 250 }, (_, i) => doc(`INV-${i}`, 1_000, { row: i }));
+    const docs = Array.from({ length: 250 }, (_, i) => ({ ...doc(`INV-${i}`, 1_000), row: i }));
     const { batches, tooLarge } = batchDocuments(docs);
     expect(batches.map((b) => b.length)).toEqual([100, 100, 50]);
     expect(batches.flat().map((d) => d.row)).toEqual(docs.map((_, i) => i));
