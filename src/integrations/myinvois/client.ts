@@ -46,6 +46,7 @@ export interface MyInvoisClientOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const PAGE_SIZE = 100;
+const MAX_PAGES = 100;
 const DEFAULT_TOKEN_LIFETIME_S = 3600;
 
 interface Answer {
@@ -124,7 +125,8 @@ export class MyInvoisClient {
       const summaries = Array.isArray(page['documentSummary']) ? (page['documentSummary'] as DocumentSummary[]) : [];
       documents.push(...summaries);
       const count = typeof page['documentCount'] === 'number' ? page['documentCount'] : documents.length;
-      if (summaries.length < PAGE_SIZE || documents.length >= count) break;
+      // A submission holds at most 100 documents; the page cap only guards against an answer that never ends.
+      if (summaries.length < PAGE_SIZE || documents.length >= count || pageNo >= MAX_PAGES) break;
     }
     return {
       submissionUid: String(first['submissionUid'] ?? submissionUid),
@@ -178,7 +180,7 @@ export class MyInvoisClient {
     for (let pageNo = 1; ; pageNo++) {
       const page = await this.searchDocumentsPage(params, pageNo);
       found.push(...page.result);
-      if (pageNo >= page.metadata.totalPages || page.result.length === 0) return found;
+      if (pageNo >= page.metadata.totalPages || page.result.length === 0 || pageNo >= MAX_PAGES) return found;
     }
   }
 
