@@ -41,6 +41,14 @@ const schema = z.object({
   LOGIN_FAILURE_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
   /** How often the escalation job looks for unsigned claim sign-offs past the working-day limit (0: never). */
   ESCALATION_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(600),
+  /** How often the MyInvois sweep re-enqueues e-invoice work any organization has due, in seconds (0: never). */
+  MYINVOIS_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** Run the MyInvois simulator inside the server (auto: with the embedded database only). */
+  MYINVOIS_SIMULATOR: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** Its port (another free one when taken). */
+  MYINVOIS_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8765),
+  /** Time limit of one request to MyInvois, in milliseconds. */
+  MYINVOIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   /** How often this process looks for due background jobs, in milliseconds (0: this process runs no jobs). */
   JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   /** Jobs one process claims at a time. */

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { loadConfig } from './config';
+import { loadConfig, payoutEncryptionKey } from './config';
+import { startInProcessSimulator } from './services/einvoicing/in-process-simulator';
 import { openDatabase } from './db/client';
 import type { AppDeps } from './deps';
 import { isDatabaseEmpty } from './db/queries/bootstrap';
@@ -24,10 +25,15 @@ async function main() {
     now: () => new Date(),
     rateLimits: createRateLimits(config, handle.kind, handle.db),
   };
+  // The MyInvois simulator in the process: e-invoicing works offline, with no account at LHDN.
+  const simulate = config.MYINVOIS_SIMULATOR === 'on' || (config.MYINVOIS_SIMULATOR === 'auto' && handle.kind === 'pglite');
+  const simulator = simulate
+    ? await startInProcessSimulator({ db: handle.db, port: config.MYINVOIS_SIMULATOR_PORT, myinvois: { key: payoutEncryptionKey(config), timeoutMs: config.MYINVOIS_TIMEOUT_MS }, log })
+    : undefined;
   let demo: { key?: string; customer?: string; owner?: { email: string; password: string }; file?: string } | undefined;
   const seed = config.SEED_DEMO ?? (handle.kind === 'pglite' ? 'true' : 'false');
   if (seed === 'true' && (await isDatabaseEmpty(handle.db))) {
-    const data = await seedDemo(deps, new Date());
+    const data = await seedDemo(deps, new Date(), simulator ? { einvoicing: simulator.demo } : {});
     const org = data.organizations[0];
     const owner = org?.members.find((m) => m.role === 'owner');
     demo = { key: owner?.api_key ?? undefined, customer: org?.customers[0]?.id, owner: owner && { email: owner.email, password: owner.password } };
@@ -46,6 +52,7 @@ async function main() {
     log.info({ signal }, 'shutting down');
     await jobs?.stop();
     await app.close();
+    await simulator?.close();
     await handle.close();
     process.exit(0);
   };
@@ -60,6 +67,7 @@ async function main() {
     `  REST:     ${base}/v1   OpenAPI: ${base}/v1/openapi.json`,
     `  Docs:     ${base}/docs`,
   ];
+  if (simulator) lines.push(`  MyInvois simulator (in process, e-invoicing environment "simulator"): ${simulator.url}`);
   if (demo?.key) {
     lines.push(`  Demo API key (owner of Acme Trading Sdn Bhd): ${demo.key}`);
     if (demo.owner) lines.push(`  Demo login (auth.login):  ${demo.owner.email}  password ${demo.owner.password}`);

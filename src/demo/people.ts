@@ -43,6 +43,10 @@ export const ACME: OrganizationSpec = {
     registration_no: '201901012345',
     sst_no: 'W10-1808-32000001',
     msic: '46510',
+    business_activity: 'Wholesale of computers, computer peripheral equipment and software',
+    tourism_tax_no: 'NA',
+    phone: '+60321234567',
+    email: 'billing@acme.example.my',
     address: { line1: 'Level 12, Menara Acme', line2: 'Jalan Sultan Ismail', city: 'Kuala Lumpur', postcode: '50250', state: '14', country_code: 'MY' },
   },
   people: [

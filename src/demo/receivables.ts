@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import type { InProcessClient } from '../client';
 import { uploadDocument } from '../services/documents/upload-document';
 import { as, contextOf } from './actors';
 import type { Cast, DemoRun, OrganizationSpec, SeededOrganization } from './people';
 import type { ReferenceData } from './reference-data';
-import type { DemoCustomer, DemoDocument, DemoMember, DemoOrganization } from './types';
+import type { DemoCustomer, DemoEinvoicing, DemoDocument, DemoMember, DemoOrganization } from './types';
 import type { createCustomerInput } from '../routers/receivables/customers/create-customer';
 import type { createInvoiceInput } from '../routers/receivables/invoices/schemas';
 import type { z } from 'zod';
@@ -89,8 +90,10 @@ export async function seedDocuments(
   cast: Cast,
   customers: DemoCustomer[],
   ref: ReferenceData,
+  einvoicing?: DemoEinvoicing,
 ): Promise<Printed> {
   const { preparer, issuer } = cast;
+  if (einvoicing) await turnOnEinvoicing(deps, org, cast, customers, einvoicing);
   const sole = preparer.id === issuer.id;
   const { services } = ref.accounts;
   const { serviceTax } = ref.taxCodes;
@@ -111,8 +114,15 @@ export async function seedDocuments(
       action_key: 'issue',
       ...(sole ? { reason: 'Sole owner: no one else can issue' } : {}),
     });
-    Object.assign(documents.find((d) => d.id === doc.id)!, { state: issued.state, reference: issued.reference });
-    return issued;
+    if (!einvoicing) {
+      Object.assign(documents.find((d) => d.id === doc.id)!, { state: issued.state, reference: issued.reference });
+      return issued;
+    }
+    // With e-invoicing the document waits in `submitted`: LHDN (the simulator) validates it now.
+    await einvoicing.settle(deps, org.id, run.now);
+    const valid = await as(deps, issuer).receivables.invoices.get({ id: doc.id });
+    Object.assign(documents.find((d) => d.id === doc.id)!, { state: valid.state, reference: valid.reference });
+    return valid;
   };
   const receipts = () => as(deps, issuer).receivables.receipts;
 
@@ -130,6 +140,33 @@ export async function seedDocuments(
     });
   }
   return { trade_lines: tradeLines, invoices: documents };
+}
+
+/**
+ * The owner turns e-invoicing on (settings.einvoicing.update) against the in-process simulator with
+ * an ERP client registered there for the organization's TIN, and the customers with a TIN are made
+ * known to it as taxpayers (LHDN knows every registered business).
+ */
+async function turnOnEinvoicing(deps: AppDeps, org: SeededOrganization, cast: Cast, customers: DemoCustomer[], einvoicing: DemoEinvoicing) {
+  const seller = await as(deps, cast.owner).organization.profile.get();
+  const client = { clientId: `demo-${org.spec.key}-erp`, clientSecret: randomBytes(18).toString('base64url'), tin: seller.tin! };
+  const known = [];
+  for (const c of customers) {
+    const full = await as(deps, cast.owner).receivables.customers.get({ id: c.id });
+    if (full.tin && full.registration_no && full.registration_type === 'brn' && !full.tin.startsWith('EI')) {
+      known.push({ tin: full.tin, idType: 'BRN' as const, idValue: full.registration_no, name: full.legal_name });
+    }
+  }
+  einvoicing.register(client, [{ tin: client.tin, idType: 'BRN', idValue: seller.registration_no!, name: seller.name ?? org.name }, ...known]);
+  const settings = await as(deps, cast.owner).settings.einvoicing.get();
+  await as(deps, cast.owner, { ifMatch: settings.revision }).settings.einvoicing.update({
+    enabled: true,
+    environment: 'simulator',
+    api_base_url: einvoicing.apiBaseUrl,
+    portal_base_url: einvoicing.portalBaseUrl,
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+  });
 }
 
 /** Where the delivery and return lines stand now that documents have taken from them. */

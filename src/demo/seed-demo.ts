@@ -5,9 +5,9 @@ import { seedClaims } from './claims';
 import { ACME, ACME_PROPERTIES, BORNEO, castOf, deactivateLeavers, demoRun, seedOrganization, SOLO, type SeededOrganization } from './people';
 import { seedCompanyGroup, seedReferenceData } from './reference-data';
 import { seedCustomers, seedDocuments } from './receivables';
-import type { DemoData, DemoOrganization } from './types';
+import type { DemoData, DemoEinvoicing, DemoOrganization } from './types';
 
-export type { DemoClaim, DemoCustomer, DemoData, DemoMember, DemoOrganization } from './types';
+export type { DemoClaim, DemoCustomer, DemoData, DemoEinvoicing, DemoMember, DemoOrganization } from './types';
 
 /**
  * The demo data set (DESIGN section 10): a sandbox to try the API and the fixture black-box tests
@@ -22,7 +22,7 @@ export type { DemoClaim, DemoCustomer, DemoData, DemoMember, DemoOrganization } 
  * step gets the transaction's). Each run adds a fresh set of organizations with fresh e-mails and
  * random passwords, so it works on a database that already holds one.
  */
-export async function seedDemo(deps: AppDeps, now: Date): Promise<DemoData> {
+export async function seedDemo(deps: AppDeps, now: Date, opts: { einvoicing?: DemoEinvoicing } = {}): Promise<DemoData> {
   return deps.db.transaction(async (tx) => {
     const d: AppDeps = { ...deps, db: tx as unknown as Database };
     const run = demoRun(now);
@@ -45,7 +45,7 @@ export async function seedDemo(deps: AppDeps, now: Date): Promise<DemoData> {
       await deactivateLeavers(d, org);
       const approvals = await seedApprovals(d, org, cast, reference);
       const customers = await seedCustomers(d, org, cast, org === acme ? acmeProperties : undefined);
-      const receivables = await seedDocuments(d, run, org, cast, customers, reference);
+      const receivables = await seedDocuments(d, run, org, cast, customers, reference, org === acme ? opts.einvoicing : undefined);
       const claims = await seedClaims(d, run, org, cast, reference, approvals.decidable);
       organizations.push({
         id: org.id,

@@ -102,3 +102,16 @@ export interface DemoOrganization {
 export interface DemoData {
   organizations: DemoOrganization[];
 }
+
+/**
+ * E-invoicing for the demo (npm start on the embedded database): the in-process MyInvois simulator
+ * Acme's settings point at, and `settle`, which runs the submission, LHDN's validation and the poll
+ * at once so the demo's invoices are validated e-invoices before its receipts and credit notes.
+ */
+export interface DemoEinvoicing {
+  apiBaseUrl: string;
+  portalBaseUrl: string;
+  /** Registers Acme's ERP client and the taxpayers its documents name with the simulator. */
+  register(client: { clientId: string; clientSecret: string; tin: string }, taxpayers: { tin: string; idType: 'BRN' | 'NRIC' | 'PASSPORT' | 'ARMY'; idValue: string; name: string }[]): void;
+  settle(deps: { db: unknown }, organizationId: string, now: Date): Promise<void>;
+}

@@ -19,20 +19,30 @@ import type { JobRow } from '../db/queries/jobs';
  */
 
 export interface JobContext {
-  /** The job's own transaction. */
+  /** The job's own transaction (the database itself for `ownTransactions` handlers). */
   db: Database;
   /** The runner's clock at the batch. */
   now: Date;
   job: JobRow;
 }
 
-export type JobHandler = (ctx: JobContext) => Promise<void>;
+/**
+ * A handler answers nothing (done), or (with `ownTransactions`) `{ runAgainAt }`: the job is queued
+ * again for then (a poll that keeps looking until an outside system answers), attempts counted afresh.
+ */
+export type JobHandler = (ctx: JobContext) => Promise<void | { runAgainAt: Date }>;
 
 export interface JobOptions {
   /** Enqueue once every this many seconds (a periodic job). */
   everySeconds?: number;
   /** Attempts before a periodic run is dead (5 by default; jobs enqueued by code say so in enqueue). */
   maxAttempts?: number;
+  /**
+   * The handler gets the database itself, not a transaction, and commits its own steps: for work
+   * that must record a step before calling an outside system (the MyInvois submission). It must
+   * still be safe to run again; the job is marked done after it returns.
+   */
+  ownTransactions?: boolean;
 }
 
 export interface JobDefinition extends JobOptions {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/client';
-import { buryJobsOutOfAttempts, claimDueJobs, markJobDone, markJobFailed, type JobRow } from '../db/queries/jobs';
+import { buryJobsOutOfAttempts, claimDueJobs, markJobDone, markJobFailed, rescheduleJob, type JobRow } from '../db/queries/jobs';
 import { describeJobError, RetryAfter } from './errors';
 import { enqueuePeriodic } from './queue';
 import type { JobRegistry } from './registry';
@@ -92,12 +92,18 @@ export class JobRunner {
     const definition = registry.get(job.kind);
     try {
       if (!definition) throw new Error(`no handler for job kind ${job.kind}`);
-      const ran = await db.transaction(async (tx) => {
-        // Mark first: the row lock is held until commit, so nobody takes the job while it runs.
-        if (!(await markJobDone(tx, { id: job.id, attempts: job.attempts, now }))) return false;
-        await definition.handler({ db: tx, now, job });
-        return true;
-      });
+      const finish = (tx: Database, again: void | { runAgainAt: Date }) =>
+        again ? rescheduleJob(tx, { id: job.id, attempts: job.attempts, runAt: again.runAgainAt }) : markJobDone(tx, { id: job.id, attempts: job.attempts, now });
+      const ran = definition.ownTransactions
+        ? // The handler commits its own steps (a request to an outside system between them); its claim
+          // (the lease) keeps other runners off meanwhile, and the mark comes after.
+          await finish(db, await definition.handler({ db, now, job }))
+        : await db.transaction(async (tx) => {
+            // Mark first: the row lock is held until commit, so nobody takes the job while it runs.
+            if (!(await markJobDone(tx, { id: job.id, attempts: job.attempts, now }))) return false;
+            if (await definition.handler({ db: tx, now, job })) throw new Error(`job kind ${job.kind}: runAgainAt needs ownTransactions`);
+            return true;
+          });
       return ran ? 'done' : 'lost';
     } catch (error) {
       const message = describeJobError(error);

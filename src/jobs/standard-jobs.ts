@@ -1,4 +1,8 @@
-import type { Config } from '../config';
+import { payoutEncryptionKey, type Config } from '../config';
+import type { MyinvoisDeps } from '../services/einvoicing/connection';
+import { MYINVOIS_JOBS } from '../services/einvoicing/outbox';
+import { CHECK_CLAIM_LINES_JOB } from '../services/einvoicing/claim-line-checks';
+import { MYINVOIS_SWEEP, registerMyinvoisJobs } from './myinvois';
 import { escalateDueSignoffs } from '../services/workflow/approvals/escalation';
 import { purgeFinishedJobs, purgeIdempotencyKeys, purgeLoginFailures } from './purges';
 import { JobRegistry } from './registry';
@@ -14,21 +18,37 @@ export const JOB_KINDS = {
   purgeLoginFailures: 'purge-login-failures',
   purgeFinishedJobs: 'purge-finished-jobs',
   escalateSignoffs: 'escalate-signoffs',
+  myinvoisSubmit: MYINVOIS_JOBS.submit,
+  myinvoisPoll: MYINVOIS_JOBS.poll,
+  myinvoisCancel: MYINVOIS_JOBS.cancel,
+  myinvoisCheckClaimLines: CHECK_CLAIM_LINES_JOB,
+  myinvoisSweep: MYINVOIS_SWEEP,
 } as const;
 
 type JobConfig = Pick<
   Config,
-  'IDEMPOTENCY_PURGE_INTERVAL_SECONDS' | 'LOGIN_FAILURE_PURGE_INTERVAL_SECONDS' | 'LOGIN_FAILURE_WINDOW_SECONDS' | 'JOB_RETENTION_DAYS' | 'ESCALATION_INTERVAL_SECONDS'
+  | 'IDEMPOTENCY_PURGE_INTERVAL_SECONDS'
+  | 'LOGIN_FAILURE_PURGE_INTERVAL_SECONDS'
+  | 'LOGIN_FAILURE_WINDOW_SECONDS'
+  | 'JOB_RETENTION_DAYS'
+  | 'ESCALATION_INTERVAL_SECONDS'
+  | 'MYINVOIS_SWEEP_INTERVAL_SECONDS'
+  | 'MYINVOIS_TIMEOUT_MS'
+  | 'PAYOUT_ENCRYPTION_KEY'
+  | 'DATA_DIR'
+  | 'DATABASE_URL'
 >;
 
 const every = (seconds: number) => (seconds > 0 ? { everySeconds: seconds } : {});
 
-export function buildJobRegistry(config: JobConfig): JobRegistry {
+/** `myinvois`: test seams for the MyInvois jobs (an HTTP function that loses answers, a token cache). */
+export function buildJobRegistry(config: JobConfig, seams: { myinvois?: Omit<MyinvoisDeps, 'key'> } = {}): JobRegistry {
   const registry = new JobRegistry();
   registry.register(JOB_KINDS.purgeIdempotencyKeys, purgeIdempotencyKeys, every(config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS));
   registry.register(JOB_KINDS.purgeLoginFailures, purgeLoginFailures(config.LOGIN_FAILURE_WINDOW_SECONDS), every(config.LOGIN_FAILURE_PURGE_INTERVAL_SECONDS));
   registry.register(JOB_KINDS.purgeFinishedJobs, purgeFinishedJobs(config.JOB_RETENTION_DAYS), every(86_400));
   // Unsigned claim sign-offs past the organization's working-day limit get their next hop.
   registry.register(JOB_KINDS.escalateSignoffs, async (ctx) => void (await escalateDueSignoffs(ctx.db, ctx.now)), every(config.ESCALATION_INTERVAL_SECONDS));
+  registerMyinvoisJobs(registry, { key: payoutEncryptionKey(config), timeoutMs: config.MYINVOIS_TIMEOUT_MS, ...seams.myinvois }, { sweepSeconds: config.MYINVOIS_SWEEP_INTERVAL_SECONDS });
   return registry;
 }

@@ -145,8 +145,9 @@ describe('issuing with e-invoicing', () => {
     expect(await issueDescriptor(doc.id, w.accountant.session)).toMatchObject({ allowed: true });
     const issued = await transition(doc.id, 'issue', w.accountant.session, doc.revision);
     expect(issued.statusCode, issued.body).toBe(200);
-    expect(issued.json().result.data.state).toBe('issued');
-    expect(await einvoice(doc.id, w.accountant.apiKey)).toMatchObject({ status: 'not_submitted', preflight: [] });
+    // Issued with e-invoicing on: numbered, and waiting for LHDN in `submitted` with its outbox row.
+    expect(issued.json().result.data).toMatchObject({ state: 'submitted', reference: expect.stringMatching(/^INV-\d{4}-\d{5}$/) });
+    expect(await einvoice(doc.id, w.accountant.apiKey)).toMatchObject({ status: 'submitted', uuid: null, preflight: [], errors: [], document: null });
 
     // A credit note of it cannot be e-invoiced until the invoice is validated by LHDN (it has no UUID yet).
     const cn = await draft(w, { kind: 'customer_credit_note', original_invoice_id: doc.id, reason: 'Returned goods', lines: [w.line({ quantity: '1', unit_price: '10.00', discount_amount: '0.00' })] });

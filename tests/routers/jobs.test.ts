@@ -129,11 +129,12 @@ describe('start and stop', () => {
 describe('the standard jobs', () => {
   it('are registered with their periods from the configuration; a period of 0 leaves one unscheduled', () => {
     const registry = buildJobRegistry(loadConfig({ IDEMPOTENCY_PURGE_INTERVAL_SECONDS: '0' } as NodeJS.ProcessEnv));
-    expect(registry.kinds().sort()).toEqual([JOB_KINDS.purgeFinishedJobs, JOB_KINDS.purgeIdempotencyKeys, JOB_KINDS.purgeLoginFailures, JOB_KINDS.escalateSignoffs].sort());
+    expect(registry.kinds().sort()).toEqual(Object.values(JOB_KINDS).sort());
     expect(Object.fromEntries(registry.periodic().map((p) => [p.kind, p.everySeconds]))).toEqual({
       [JOB_KINDS.purgeLoginFailures]: 3600,
       [JOB_KINDS.purgeFinishedJobs]: 86_400,
       [JOB_KINDS.escalateSignoffs]: 600,
+      [JOB_KINDS.myinvoisSweep]: 60,
     });
   });
 

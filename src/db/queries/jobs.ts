@@ -18,6 +18,38 @@ export async function insertJob(db: Database, job: NewJob): Promise<string | und
 }
 
 /**
+ * Inserts a job, or, with its dedupe key already pending and waiting (queued or failed), brings that
+ * job's run time forward to `runAt` when it is later: work that must not wait for a far-off run.
+ * A running job is left alone (it reschedules itself when it ends). Answers the id when it inserted.
+ */
+export async function insertJobNoLaterThan(db: Database, job: NewJob & { dedupeKey: string }): Promise<string | undefined> {
+  const [row] = await queryRows<{ id: string; inserted: boolean }>(
+    db,
+    sql`insert into jobs (kind, payload, organization_id, run_at, dedupe_key, max_attempts, created_at)
+        values (${job.kind}, ${JSON.stringify(job.payload ?? {})}::jsonb, ${job.organizationId ?? null}::uuid,
+                ${job.runAt.toISOString()}::timestamptz, ${job.dedupeKey}, ${job.maxAttempts ?? 5}, ${job.createdAt.toISOString()}::timestamptz)
+        on conflict (dedupe_key) where state in ('queued', 'running', 'failed') and dedupe_key is not null
+        do update set run_at = least(jobs.run_at, excluded.run_at)
+          where jobs.state <> 'running' and jobs.run_at > excluded.run_at
+        returning id, (xmax = 0) as inserted`,
+  );
+  return row?.inserted ? row.id : undefined;
+}
+
+/**
+ * A claimed job that asked to run again later (its handler answered `runAgainAt`): queued at that
+ * time with its attempts counted afresh, inside the handler's transaction like markJobDone.
+ */
+export async function rescheduleJob(tx: Database, q: { id: string; attempts: number; runAt: Date }): Promise<boolean> {
+  const rows = await tx
+    .update(jobs)
+    .set({ state: 'queued', attempts: 0, lockedUntil: null, runAt: q.runAt, lastError: null })
+    .where(stillClaimed(q.id, q.attempts))
+    .returning({ id: jobs.id });
+  return rows.length === 1;
+}
+
+/**
  * Inserts a periodic job unless a job with its dedupe key exists in any state (a period already
  * done is not run again); two processes racing meet the pending-key unique index instead.
  */

@@ -184,12 +184,21 @@ export const claimLines = pgTable(
     documentBasis: text('document_basis', { enum: DOCUMENT_BASES }).notNull(),
     einvoiceUuid: text('einvoice_uuid'),
     einvoiceValidatedAt: timestamp('einvoice_validated_at', { withTimezone: true }),
+    /**
+     * The MyInvois check of an `einvoice_company` line (MYINVOIS.md point 7): when it is due next
+     * (now on a new UUID; again once the supplier's 72-hour cancellation window has closed), when it
+     * last ran, and what it found (`einvoice_validated_at` is set only when it found the line fits).
+     */
+    einvoiceCheckDueAt: timestamp('einvoice_check_due_at', { withTimezone: true }),
+    einvoiceCheckedAt: timestamp('einvoice_checked_at', { withTimezone: true }),
+    einvoiceCheckDetail: text('einvoice_check_detail'),
     relaxationReason: text('relaxation_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
     uniqueIndex('claim_lines_claim_line_no').on(t.organizationId, t.claimId, t.lineNo),
+    index('claim_lines_einvoice_check_due').on(t.einvoiceCheckDueAt).where(sql`einvoice_check_due_at is not null`),
     foreignKey({ columns: [t.organizationId, t.claimId], foreignColumns: [claims.organizationId, claims.id] }),
     foreignKey({ columns: [t.organizationId, t.categoryId], foreignColumns: [expenseCategories.organizationId, expenseCategories.id] }),
     foreignKey({ columns: [t.organizationId, t.taxCodeId], foreignColumns: [taxCodes.organizationId, taxCodes.id] }),

@@ -57,6 +57,11 @@ export interface FrozenSeller {
   registration_no: string | null;
   sst_no: string | null;
   tin: string | null;
+  /** Frozen for the e-invoice since issue 12 (absent on documents issued before). */
+  tourism_tax_no?: string | null;
+  business_activity?: string | null;
+  phone?: string | null;
+  email?: string | null;
 }
 
 /**

@@ -4,10 +4,16 @@
  * organization's seller identity. Also the `einvoice_ready` refusal issuing answers. Read only.
  */
 import { findCustomer } from '../../db/queries/customers';
+import { findCurrentEinvoice } from '../../db/queries/einvoices';
 import { findDocumentRow, findLines, type DocumentRow } from '../../db/queries/receivable-documents';
 import { AppError } from '../../lib/errors';
 import type { ServiceContext } from '../context';
 import { preflight, type PreflightProblem } from './preflight';
+
+async function validUuidOf(ctx: ServiceContext, documentId: string): Promise<string | null> {
+  const current = await findCurrentEinvoice(ctx.db, { organizationId: ctx.principal.organizationId, documentId });
+  return current?.state === 'valid' ? current.uuid : null;
+}
 
 export async function documentPreflight(ctx: ServiceContext, doc: DocumentRow, original?: DocumentRow): Promise<PreflightProblem[]> {
   const organizationId = ctx.principal.organizationId;
@@ -21,8 +27,8 @@ export async function documentPreflight(ctx: ServiceContext, doc: DocumentRow, o
       fx_rate: doc.fxRate,
       gross_amount: doc.grossAmount,
       lines: lines.map((l) => ({ classification_code: l.classificationCode, tax_type: l.taxType, tax_exemption_reason: l.taxExemptionReason })),
-      // No document carries an LHDN UUID until submission exists (MYINVOIS.md point 4).
-      original: orig ? { reference: orig.reference, lhdn_uuid: null } : null,
+      // A note refers to its original's LHDN UUID: only a validated e-invoice has one to give.
+      original: orig ? { reference: orig.reference, lhdn_uuid: await validUuidOf(ctx, orig.id) } : null,
     },
     {
       country_code: customer?.countryCode ?? 'MY',

@@ -24,6 +24,7 @@ import {
 } from '../../db/queries/claims';
 import { AppError } from '../../lib/errors';
 import { Dec, formatAmount, formatRate } from '../../lib/money';
+import { scheduleClaimLineCheck } from '../einvoicing/claim-line-checks';
 import type { ServiceContext } from '../context';
 import { bindDocuments } from '../documents/bind-documents';
 import { checkRevision } from '../revision';
@@ -110,6 +111,8 @@ export async function addClaimLine(ctx: ServiceContext, input: AddClaimLineInput
     type: fields.type,
     ...lineColumns(checked),
     einvoiceValidatedAt: checked.einvoiceUuid ? (einvoice_validated_at ?? null) : null,
+    // An e-invoice to the company is checked at LHDN by a job (MYINVOIS.md point 7).
+    ...(einvoice_validated_at ? {} : await scheduleClaimLineCheck(ctx, checked)),
   });
   await writeShares(ctx, line.id, checked);
   if (fields.documents?.length) {
@@ -184,7 +187,12 @@ export async function updateClaimLine(ctx: ServiceContext, input: UpdateClaimLin
   await updateClaimLineRow(ctx.db, {
     organizationId,
     lineId: line.id,
-    set: { ...lineColumns(checked), einvoiceValidatedAt: checked.einvoiceUuid === line.einvoiceUuid ? line.einvoiceValidatedAt : null },
+    set: {
+      ...lineColumns(checked),
+      ...(checked.documentBasis === line.documentBasis ? {} : { einvoiceValidatedAt: null }),
+      ...(checked.einvoiceUuid === line.einvoiceUuid ? {} : { einvoiceValidatedAt: null }),
+      ...(await scheduleClaimLineCheck(ctx, checked, checked.documentBasis === line.documentBasis ? line.einvoiceUuid : undefined)),
+    },
   });
   if (change.shares !== undefined) {
     await deleteLineShares(ctx.db, { organizationId, lineId: line.id });

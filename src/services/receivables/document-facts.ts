@@ -11,6 +11,7 @@ import type { TransitionCondition, WorkflowDefinition } from '../workflow/types'
 import { countsTowardBalance } from './allocations';
 import { notReady, documentPreflight } from '../einvoicing/readiness';
 import { einvoicingEnabled } from '../einvoicing/settings';
+import { einvoiceCancelFacts } from '../einvoicing/outbox';
 
 const statesOf = (def: WorkflowDefinition, semantic: string) => def.states.filter((s) => s.semantic === semantic).map((s) => s.key);
 
@@ -60,6 +61,7 @@ export async function receivableFacts(ctx: ServiceContext, doc: DocumentRow, def
     if (why) facts.unmet!.credit_within_invoice = why;
   }
   await einvoiceReadiness(ctx, doc, def, exits, facts, original);
+  await einvoiceCancelFacts(ctx, doc, def, facts);
   return facts;
 }
 

@@ -16,6 +16,7 @@ import type { TransitionAdapter } from '../workflow/take-transition';
 import { stateOf } from '../workflow/transitions';
 import { receivableFacts } from './document-facts';
 import { buyerOf, freezeAddress } from './freeze-parties';
+import { queueCancellation, queueSubmission } from '../einvoicing/outbox';
 import { readDocument, type DocumentView } from './read-document';
 
 const PREFIX: Record<DocumentKind, string> = { sales_invoice: 'INV', customer_credit_note: 'CN', customer_debit_note: 'DN' };
@@ -23,14 +24,18 @@ const PREFIX: Record<DocumentKind, string> = { sales_invoice: 'INV', customer_cr
 /** A document locked for a transition, with its invoice when it is a credit note (locked first). */
 export type LockedDocument = DocumentRow & { original?: DocumentRow };
 
-/** Issuing: the next number of the per-kind, per-year sequence, the day of issue, buyer and seller as they read now. */
+/**
+ * Issuing: the next number of the per-kind, per-year sequence, the day of issue, buyer and seller as
+ * they read now. A document LHDN found invalid and that is issued again after correction keeps its
+ * number (it was never a valid e-invoice, and the sequence stays gapless) but is frozen afresh.
+ */
 async function issueWork(ctx: ServiceContext, doc: DocumentRow) {
   const organizationId = ctx.principal.organizationId;
   const customer = await findCustomer(ctx.db, { organizationId, id: doc.customerId, today: ctx.today });
   if (!customer) throw new AppError('internal', { detail: 'the document names no customer of this organization' });
   const year = ctx.today.slice(0, 4);
   // Gapless: taken inside the issuing transaction, so a refused or rolled-back issue gives it back.
-  const n = await nextSequenceValue(ctx.db, { organizationId, name: `${doc.kind}:${year}` });
+  const reference = doc.reference ?? `${PREFIX[doc.kind]}-${year}-${String(await nextSequenceValue(ctx.db, { organizationId, name: `${doc.kind}:${year}` })).padStart(5, '0')}`;
   const buyer: FrozenBuyer = buyerOf(customer);
   const org = ctx.org;
   const s = org.seller ?? {};
@@ -43,9 +48,13 @@ async function issueWork(ctx: ServiceContext, doc: DocumentRow) {
     registration_no: s.registration_no ?? null,
     sst_no: s.sst_no ?? null,
     tin: s.tin ?? null,
+    tourism_tax_no: s.tourism_tax_no ?? null,
+    business_activity: s.business_activity ?? null,
+    phone: s.phone ?? null,
+    email: s.email ?? null,
   };
   return {
-    reference: `${PREFIX[doc.kind]}-${year}-${String(n).padStart(5, '0')}`,
+    reference,
     issuedAt: ctx.now,
     invoiceDate: ctx.today,
     dueOn: addDays(ctx.today, doc.paymentTermsDays),
@@ -74,10 +83,21 @@ export const receivableTransitionAdapter: TransitionAdapter<LockedDocument, Docu
   async enter(ctx, doc, step) {
     const from = stateOf(step.def, step.from).semantic;
     const to = stateOf(step.def, step.to).semantic;
-    if (from === 'draft' && to === 'accrual' && doc.reference === null) return { set: await issueWork(ctx, doc) };
-    // A cancelled document owes nothing (and a cancelled credit note credits nothing); it had no
-    // allocations to undo (the edge's nothing_allocated condition).
-    if (to === 'cancelled' && from !== 'draft') return { set: { outstanding: '0', outstandingBase: '0' } };
+    if (from === 'draft' && to === 'accrual') {
+      const set = await issueWork(ctx, doc);
+      // With e-invoicing on, the document waits in `submitted` until LHDN validates it (the outbox
+      // row and its job are written here, in the issuing transaction).
+      const waiting = step.edge.system ? undefined : await queueSubmission(ctx, doc, step, set.reference);
+      return waiting ? { set, to: waiting } : { set };
+    }
+    if (to === 'cancelled' && from !== 'draft') {
+      // A validated e-invoice is cancelled at LHDN first: the document waits for its answer.
+      const waiting = step.edge.system ? undefined : await queueCancellation(ctx, doc, step);
+      if (waiting) return { to: waiting };
+      // A cancelled document owes nothing (and a cancelled credit note credits nothing); it had no
+      // allocations to undo (the edge's nothing_allocated condition).
+      return { set: { outstanding: '0', outstandingBase: '0' } };
+    }
     return undefined;
   },
 

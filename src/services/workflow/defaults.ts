@@ -26,8 +26,11 @@ export const PREVIOUS_RECEIVABLE_DOCUMENT_WORKFLOW: WorkflowDefinition = {
   ],
 };
 
-/** The workflows every organization starts with (DESIGN section 11). */
-export const DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW: WorkflowDefinition = {
+/**
+ * The receivables workflow of issue 10 (dispute, resolve, cancel), before e-invoicing. Kept to
+ * recognise it: the data migration receivables-einvoicing-workflow replaces a stored copy equal to it.
+ */
+export const RECEIVABLE_WORKFLOW_BEFORE_EINVOICING: WorkflowDefinition = {
   record_type: 'receivable_document',
   initial_state: 'draft',
   states: [
@@ -78,6 +81,51 @@ export const DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW: WorkflowDefinition = {
       conditions: ['nothing_allocated'],
       labels: { en: 'Cancel', ms: 'Batalkan', zh: '取消' },
     },
+  ],
+};
+
+/**
+ * The workflows every organization starts with (DESIGN section 11, MYINVOIS.md points 4–6). With
+ * e-invoicing on, `issue` passes through `submitted` until LHDN validates the document (the issuing
+ * step redirects it), and `cancel` of a validated e-invoice through `cancel_requested` until LHDN
+ * confirms. The edges marked `system` are taken by the MyInvois jobs on LHDN's answer, never by a
+ * person: they are not listed in available_transitions and the transition procedure refuses them.
+ */
+const RECEIVABLE_STATES = RECEIVABLE_WORKFLOW_BEFORE_EINVOICING.states;
+const CANCEL_EDGE = RECEIVABLE_WORKFLOW_BEFORE_EINVOICING.transitions.find((t) => t.action_key === 'cancel')!;
+export const DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW: WorkflowDefinition = {
+  record_type: 'receivable_document',
+  initial_state: 'draft',
+  states: [
+    ...RECEIVABLE_STATES,
+    { key: 'submitted', semantic: 'pending', labels: { en: 'Submitted to LHDN', ms: 'Dihantar kepada LHDN', zh: '已提交税局' } },
+    { key: 'rejection_requested', semantic: 'dispute', labels: { en: 'Rejection requested', ms: 'Penolakan diminta', zh: '买方请求拒绝' } },
+    { key: 'cancel_requested', semantic: 'pending', labels: { en: 'Cancellation requested', ms: 'Pembatalan diminta', zh: '已请求取消' } },
+  ],
+  transitions: [
+    ...RECEIVABLE_WORKFLOW_BEFORE_EINVOICING.transitions,
+    {
+      action_key: 'keep',
+      from: 'rejection_requested',
+      to: 'issued',
+      gate: 'source',
+      authority: 'receivables.invoice.dispute',
+      requires_reason: true,
+      labels: { en: 'Keep the document', ms: 'Kekalkan dokumen', zh: '保留单据' },
+    },
+    { ...CANCEL_EDGE, from: 'rejection_requested' },
+    { action_key: 'validate', from: 'submitted', to: 'issued', gate: 'advance', system: true, labels: { en: 'Validated by LHDN', ms: 'Disahkan oleh LHDN', zh: '税局已验证' } },
+    { action_key: 'invalid', from: 'submitted', to: 'draft', gate: 'advance', system: true, labels: { en: 'Invalid at LHDN', ms: 'Tidak sah di LHDN', zh: '税局判定无效' } },
+    {
+      action_key: 'request_rejection',
+      from: 'issued',
+      to: 'rejection_requested',
+      gate: 'advance',
+      system: true,
+      labels: { en: 'Buyer requested rejection', ms: 'Pembeli meminta penolakan', zh: '买方请求拒绝' },
+    },
+    { action_key: 'cancel_confirmed', from: 'cancel_requested', to: 'cancelled', gate: 'advance', system: true, labels: { en: 'Cancelled at LHDN', ms: 'Dibatalkan di LHDN', zh: '税局已取消' } },
+    { action_key: 'cancel_refused', from: 'cancel_requested', to: 'issued', gate: 'advance', system: true, labels: { en: 'Cancellation refused by LHDN', ms: 'Pembatalan ditolak oleh LHDN', zh: '税局拒绝取消' } },
   ],
 };
 

@@ -93,6 +93,11 @@ export interface TakeTransitionOptions {
    * an edge that is not an exit, with a stale revision, or whose record conditions are unmet.
    */
   systemOverridesGates?: boolean;
+  /**
+   * The system takes one of the edges marked `system` (LHDN's verdict on an e-invoice), on behalf of
+   * the member whose decision started it (the principal). Only such edges: a person's edge is not one.
+   */
+  systemEdge?: boolean;
 }
 
 /** Latin script (English, Bahasa Malaysia) with digits, punctuation and spaces. */
@@ -128,6 +133,11 @@ function refusalError(descriptor: TransitionDescriptor, edge: TransitionDefiniti
   return new AppError('forbidden', { detail: `You do not hold the authority to ${descriptor.action_key} this record` });
 }
 
+/** A system edge is the system's to take: no gate, no reason required (one may still be recorded). */
+function systemDescriptor(edge: TransitionDefinition): TransitionDescriptor {
+  return { action_key: edge.action_key, to: edge.to, gate: edge.gate, labels: edge.labels, requires_reason: false, allowed: true };
+}
+
 /**
  * Takes the edge `action_key` from the record's current state as the caller, and answers the record.
  * Runs in the caller's transaction (the procedure's write), never opens one.
@@ -148,17 +158,18 @@ export async function takeTransition<R extends LockedRecord, A>(
   if (input.expected_revision !== undefined) checkRevision(record.revision, input.expected_revision);
 
   const def = await loadWorkflow(ctx.db, organizationId, adapter.recordType);
-  const edge = def.transitions.find((t) => t.from === record.state && t.action_key === input.action_key);
+  const systemEdge = Boolean(options.systemEdge);
+  const edge = def.transitions.find((t) => t.from === record.state && t.action_key === input.action_key && Boolean(t.system) === systemEdge);
   if (!edge) {
-    const exits = def.transitions.filter((t) => t.from === record.state).map((t) => t.action_key);
+    const exits = def.transitions.filter((t) => t.from === record.state && Boolean(t.system) === systemEdge).map((t) => t.action_key);
     throw new AppError('conflict', {
       detail: `The record is ${record.state}; ${input.action_key} is not one of its exits (${exits.length ? exits.join(', ') : 'none'})`,
     });
   }
 
   const [facts, actor] = [await adapter.facts(ctx, record, def), await actorOf(ctx.db, ctx.principal)];
-  let descriptor = describeTransition(edge, facts, actor);
-  let via: TransitionVia = edge.gate === 'reporter' ? 'reporter' : descriptor.sole_owner_exception ? 'sole_owner_exception' : 'grant';
+  let descriptor = systemEdge ? systemDescriptor(edge) : describeTransition(edge, facts, actor);
+  let via: TransitionVia = systemEdge ? 'system' : edge.gate === 'reporter' ? 'reporter' : descriptor.sole_owner_exception ? 'sole_owner_exception' : 'grant';
   if (!descriptor.allowed) {
     const overridable = options.systemOverridesGates && ctx.principal.via === 'system' && !descriptor.blocked && edge.gate !== 'advance';
     if (!overridable) throw refusalError(descriptor, edge, facts);

@@ -141,5 +141,5 @@ function signingVerdict(base: Omit<TransitionDescriptor, 'allowed'>, signing: Si
  * Clients render actions from this and never evaluate gates themselves.
  */
 export function availableTransitions(def: WorkflowDefinition, record: RecordFacts, actor: Actor): TransitionDescriptor[] {
-  return def.transitions.filter((t) => t.from === record.state).map((t) => describeTransition(t, record, actor));
+  return def.transitions.filter((t) => t.from === record.state && !t.system).map((t) => describeTransition(t, record, actor));
 }

@@ -45,10 +45,15 @@ export interface TransitionDefinition {
    * `account` — through an approver assignment on an unsigned share (an account approver).
    */
   signoff_authority?: 'step' | 'account';
+  /**
+   * Taken by the system on an outside party's answer (LHDN validating an e-invoice), never by a
+   * person: not shown in available_transitions, refused to the transition procedure.
+   */
+  system?: boolean;
 }
 
 /** Record conditions an edge may name (TransitionDefinition.conditions). */
-export const TRANSITION_CONDITIONS = ['nothing_allocated', 'credit_within_invoice', 'claim_has_lines', 'claim_lines_complete', 'einvoice_ready'] as const;
+export const TRANSITION_CONDITIONS = ['nothing_allocated', 'credit_within_invoice', 'claim_has_lines', 'claim_lines_complete', 'einvoice_ready', 'einvoice_cancellable'] as const;
 export type TransitionCondition = (typeof TRANSITION_CONDITIONS)[number];
 
 

@@ -9,6 +9,7 @@ import { settleDue, type Fault, type FaultMode, type SimContext } from './contex
 import { registerHooks, registerParsers } from './hooks';
 import { newSecret } from './ids';
 import { registerDocumentRoutes } from './routes-documents';
+import { registerPortalRoute } from './routes-portal';
 import { registerSearchRoute } from './routes-search';
 import { registerStateRoute } from './routes-state';
 import { registerSubmitRoute } from './routes-submit';
@@ -30,8 +31,8 @@ export interface SimulatorControl {
   now(): Date;
   /** Validates every `Submitted` document now, whatever the clock says. */
   validatePending(): void;
-  /** How many times a document with this codeNumber was sent in a submission request. */
-  submissionCount(codeNumber: string): number;
+  /** How many times a document with this codeNumber was sent in a submission request (by this client, when named). */
+  submissionCount(codeNumber: string, clientId?: string): number;
   /** How many requests reached an endpoint (including refused ones). */
   requestCount(endpoint: Endpoint): number;
   /** A document as the simulator holds it (for assertions), or undefined. */
@@ -71,6 +72,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   registerSearchRoute(app, ctx);
   registerStateRoute(app, ctx);
   registerTaxpayerRoute(app, ctx);
+  registerPortalRoute(app, ctx);
   app.addHook('onClose', async () => {
     ctx.fault = null;
     for (const release of ctx.hanging) release();
@@ -85,7 +87,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     now: () => new Date(ctx.now()),
     validatePending: () => settleDue(ctx, true),
-    submissionCount: (codeNumber) => ctx.store.submittedCodeNumbers.get(codeNumber) ?? 0,
+    submissionCount: (codeNumber, clientId) => ctx.store.submittedCodeNumbers.get(clientId ? `${clientId}\u0000${codeNumber}` : codeNumber) ?? 0,
     requestCount: (endpoint) => ctx.store.requestCounts.get(endpoint) ?? 0,
     document: (uuid) => ctx.store.documents.get(uuid),
     fail: (mode, endpoints) => {

@@ -40,7 +40,7 @@ export function registerSubmitRoute(app: FastifyInstance, ctx: SimContext): void
     }
     for (const entry of documents) {
       if (entry && typeof entry === 'object' && typeof (entry as Record<string, unknown>)['codeNumber'] === 'string') {
-        ctx.store.countSubmitted((entry as Record<string, string>)['codeNumber']!);
+        ctx.store.countSubmitted((entry as Record<string, string>)['codeNumber']!, request.caller?.clientId);
       }
     }
     if (documents.length > MAX_DOCUMENTS) {

@@ -32,8 +32,11 @@ export class SimStore {
     return GENERAL_TINS.has(tin) || this.taxpayers.has(tin);
   }
 
-  countSubmitted(codeNumber: string): void {
-    this.submittedCodeNumbers.set(codeNumber, (this.submittedCodeNumbers.get(codeNumber) ?? 0) + 1);
+  /** Counts a document sent under `codeNumber`, overall and for the client that sent it. */
+  countSubmitted(codeNumber: string, clientId?: string): void {
+    for (const key of clientId ? [codeNumber, `${clientId}\u0000${codeNumber}`] : [codeNumber]) {
+      this.submittedCodeNumbers.set(key, (this.submittedCodeNumbers.get(key) ?? 0) + 1);
+    }
   }
 
   countRequest(endpoint: string): void {
