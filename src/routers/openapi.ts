@@ -268,84 +268,90 @@ function addUploadOperation(doc: Json) {
   };
 }
 
+interface BinaryOperation {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: string;
+  idDescription: string;
+  answer: string;
+  contentDisposition: string;
+  headers?: Json;
+  content: Json;
+  problems: number[];
+}
+
 /**
- * GET /documents/{id}/content answers bytes, not JSON: a fastify route (content-route.ts), described
- * here by hand in the same shape as the generated operations.
+ * An operation answering bytes, not JSON (a fastify route beside the generated ones), described by
+ * hand in the same shape as the generated operations: rate-limit and request-id headers, problems.
  */
-function addContentOperation(doc: Json) {
+function addBinaryOperation(doc: Json, op: BinaryOperation) {
   const responses: Json = {
     '200': {
-      description: 'The bytes of the document, with the content type it was recognised as',
+      description: op.answer,
       headers: {
         'X-Request-Id': ref('headers', 'X-Request-Id'),
         'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
         'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
         'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
-        'Content-Disposition': {
-          description: "Always `attachment`, with the filename as RFC 6266 says: an ASCII `filename` and the exact one in `filename*=UTF-8''...` (RFC 5987)",
-          schema: { type: 'string' },
-        },
+        'Content-Disposition': { description: op.contentDisposition, schema: { type: 'string' } },
         'Content-Length': { description: 'Bytes', schema: { type: 'integer' } },
-        'X-Content-Type-Options': { description: 'Always `nosniff`', schema: { type: 'string', enum: ['nosniff'] } },
+        ...op.headers,
       },
-      content: Object.fromEntries(ALLOWED_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+      content: op.content,
     },
   };
-  for (const s of [400, 401, 404, 429, 500]) responses[String(s)] = ref('responses', `Problem${s}`);
+  for (const s of op.problems) responses[String(s)] = ref('responses', `Problem${s}`);
   doc.paths ??= {};
-  doc.paths['/documents/{id}/content'] = {
+  doc.paths[op.path] = {
     get: {
-      operationId: 'getDocumentContent',
-      summary: 'Download an uploaded document (bytes)',
-      description:
-        'Answers the bytes of the document as an attachment. Readable by its uploader and by whoever may read the record it is bound to ' +
-        '(a receivables document: receivables.invoice.read; a claim: whoever may read the claim); anyone else gets 404, as for a document that does not exist.',
-      tags: ['Documents'],
+      operationId: op.operationId,
+      summary: op.summary,
+      description: op.description,
+      tags: [op.tag],
       security: [{ bearer: [] }],
-      parameters: [{ name: 'id', in: 'path', required: true, description: 'The document id', schema: { type: 'string', format: 'uuid' } }],
+      parameters: [{ name: 'id', in: 'path', required: true, description: op.idDescription, schema: { type: 'string', format: 'uuid' } }],
       responses,
     },
   };
 }
 
-/**
- * GET /receivables/invoices/{id}/pdf answers a PDF, not JSON: a fastify route
- * (receivables/invoices/pdf-route.ts), described here by hand in the same shape as the generated
- * operations.
- */
+/** GET /documents/{id}/content (content-route.ts): an uploaded document's bytes. */
+function addContentOperation(doc: Json) {
+  addBinaryOperation(doc, {
+    path: '/documents/{id}/content',
+    operationId: 'getDocumentContent',
+    summary: 'Download an uploaded document (bytes)',
+    description:
+      'Answers the bytes of the document as an attachment. Readable by its uploader and by whoever may read the record it is bound to ' +
+      '(a receivables document: receivables.invoice.read; a claim: whoever may read the claim); anyone else gets 404, as for a document that does not exist.',
+    tag: 'Documents',
+    idDescription: 'The document id',
+    answer: 'The bytes of the document, with the content type it was recognised as',
+    contentDisposition: "Always `attachment`, with the filename as RFC 6266 says: an ASCII `filename` and the exact one in `filename*=UTF-8''...` (RFC 5987)",
+    headers: { 'X-Content-Type-Options': { description: 'Always `nosniff`', schema: { type: 'string', enum: ['nosniff'] } } },
+    content: Object.fromEntries(ALLOWED_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+    problems: [400, 401, 404, 429, 500],
+  });
+}
+
+/** GET /receivables/invoices/{id}/pdf (receivables/invoices/pdf-route.ts): the document as a PDF. */
 function addInvoicePdfOperation(doc: Json) {
-  const responses: Json = {
-    '200': {
-      description: 'The document as a PDF',
-      headers: {
-        'X-Request-Id': ref('headers', 'X-Request-Id'),
-        'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
-        'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
-        'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
-        'Content-Disposition': {
-          description: '`inline; filename="<reference>.pdf"`; a draft, which has no number yet, is named by its id',
-          schema: { type: 'string' },
-        },
-        'Content-Length': { description: 'Bytes', schema: { type: 'integer' } },
-      },
-      content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
-    },
-  };
-  for (const s of [400, 401, 403, 404, 429, 500]) responses[String(s)] = ref('responses', `Problem${s}`);
-  doc.paths ??= {};
-  doc.paths['/receivables/invoices/{id}/pdf'] = {
-    get: {
-      operationId: 'getReceivablesDocumentPdf',
-      summary: 'Read a document as a PDF',
-      description:
-        'The invoice, credit note or debit note as its customer receives it: seller and buyer with TIN, registration and SST numbers, ' +
-        'the lines with classification code, tax type and rate, the totals and an SST summary per tax type. Once LHDN MyInvois has validated it: ' +
-        'the LHDN UUID, the validation time and the validation link, as text and as a QR code. A draft is stamped DRAFT and carries no QR code. ' +
-        'Permission: receivables.invoice.read.',
-      tags: ['Receivables documents'],
-      security: [{ bearer: [] }],
-      parameters: [{ name: 'id', in: 'path', required: true, description: 'The receivables document', schema: { type: 'string', format: 'uuid' } }],
-      responses,
-    },
-  };
+  addBinaryOperation(doc, {
+    path: '/receivables/invoices/{id}/pdf',
+    operationId: 'getReceivablesDocumentPdf',
+    summary: 'Read a document as a PDF',
+    description:
+      'The invoice, credit note or debit note as its customer receives it: seller and buyer with TIN, registration and SST numbers, ' +
+      'the lines with classification code, tax type and rate, the totals and an SST summary per tax type. Once LHDN MyInvois has validated it: ' +
+      'the LHDN UUID, the validation time and the validation link, as text and as a QR code. A draft is stamped DRAFT and carries no QR code. ' +
+      'Permission: receivables.invoice.read.',
+    tag: 'Receivables documents',
+    idDescription: 'The receivables document',
+    answer: 'The document as a PDF',
+    contentDisposition: '`inline; filename="<reference>.pdf"`; a draft, which has no number yet, is named by its id',
+    content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+    problems: [400, 401, 403, 404, 429, 500],
+  });
 }
