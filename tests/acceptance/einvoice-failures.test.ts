@@ -100,4 +100,20 @@ describe('submission failures', () => {
     expect(m.sim.control.document(found!.uuid!)!.internalId).toBe(a.reference);
     expect((await m.read(w, a.id)).state).toBe('issued');
   });
+
+  it('a submission LHDN no longer knows (the simulator restarted): looked up, then sent again, and validated', async () => {
+    const w = await m.world();
+    m.advance(61_000);
+    const a = await m.issue(w, await m.draft(w));
+    await m.runJobs();
+    expect((await m.rows(a.id))[0]).toMatchObject({ state: 'submitted' });
+    m.sim.control.forgetDocuments();
+    m.advance(15_000);
+    await m.runJobs();
+    m.advance(15_000);
+    await m.runJobs();
+    expect(m.sim.control.submissionCount(a.reference, w.clientId)).toBe(2);
+    expect(await m.einvoice(w, a.id)).toMatchObject({ status: 'valid' });
+    expect((await m.read(w, a.id)).state).toBe('issued');
+  });
 });

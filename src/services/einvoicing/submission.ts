@@ -308,7 +308,21 @@ export async function pollDue(db: Database, organizationId: string, now: Date, d
   const bySubmission = new Map<string, EinvoiceRow[]>();
   for (const row of submitted) bySubmission.set(row.submissionUid!, [...(bySubmission.get(row.submissionUid!) ?? []), row]);
   for (const [submissionUid, rows] of bySubmission) {
-    const answer = await conn.client.getSubmission(submissionUid);
+    let answer;
+    try {
+      answer = await conn.client.getSubmission(submissionUid);
+    } catch (error) {
+      if (!(error instanceof MyInvoisError) || error.status !== 404) throw error;
+      // LHDN does not know the submission (a simulator restarted without its memory): the rows are
+      // looked up again by the submit job, and sent again only if LHDN has no such document.
+      for (const row of rows) {
+        await onRow(db, row, 'submitted', (tx) =>
+          updateEinvoice(tx, { organizationId, id: row.id }, { state: 'sending', sendingAt: new Date(now.getTime() - SENDING_STALE_MS), uuid: null, submissionUid: null, nextPollAt: null }),
+        );
+      }
+      await enqueueMyinvois(db, 'submit', organizationId, now, now);
+      continue;
+    }
     const byUuid = new Map(answer.documentSummary.map((d) => [d.uuid, d]));
     for (const row of rows) {
       const summary = byUuid.get(row.uuid!);

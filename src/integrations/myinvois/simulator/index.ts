@@ -37,6 +37,8 @@ export interface SimulatorControl {
   requestCount(endpoint: Endpoint): number;
   /** A document as the simulator holds it (for assertions), or undefined. */
   document(uuid: string): SimDocument | undefined;
+  /** Forgets every submission and document, as a restarted simulator has (clients and taxpayers stay). */
+  forgetDocuments(): void;
   /** Answer 500 (`error`) or never answer (`hang`, released with 503 when the app closes). */
   fail(mode: FaultMode, endpoints?: Endpoint[]): void;
   recover(): void;
@@ -90,6 +92,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     submissionCount: (codeNumber, clientId) => ctx.store.submittedCodeNumbers.get(clientId ? `${clientId}\u0000${codeNumber}` : codeNumber) ?? 0,
     requestCount: (endpoint) => ctx.store.requestCounts.get(endpoint) ?? 0,
     document: (uuid) => ctx.store.documents.get(uuid),
+    forgetDocuments: () => {
+      ctx.store.documents.clear();
+      ctx.store.submissions.clear();
+      ctx.store.recentPayloads.clear();
+    },
     fail: (mode, endpoints) => {
       const fault: Fault = { mode };
       if (endpoints) fault.endpoints = endpoints;
