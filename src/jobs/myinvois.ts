@@ -24,7 +24,14 @@ const organizationOf = (ctx: JobContext): string => {
 };
 
 export function registerMyinvoisJobs(registry: JobRegistry, deps: MyinvoisDeps, options: { sweepSeconds: number }): void {
-  registry.register(MYINVOIS_JOBS.submit, async (ctx) => void (await submitDue(ctx.db, organizationOf(ctx), ctx.now, deps)), { ownTransactions: true });
+  registry.register(
+    MYINVOIS_JOBS.submit,
+    async (ctx) => {
+      const { more } = await submitDue(ctx.db, organizationOf(ctx), ctx.now, deps);
+      return more ? { runAgainAt: ctx.now } : undefined;
+    },
+    { ownTransactions: true },
+  );
   // The poll keeps itself scheduled for the next document due (a verdict, or a rejection watch).
   registry.register(
     MYINVOIS_JOBS.poll,

@@ -206,11 +206,13 @@ async function recover(db: Database, client: MyInvoisClient, row: EinvoiceRow, n
 }
 
 /** Sends the organization's due documents; answers what happened. Throws RetryAfter to be run again. */
-export async function submitDue(db: Database, organizationId: string, now: Date, deps: MyinvoisDeps): Promise<RunOutcome> {
-  const outcome: RunOutcome = { submitted: 0, valid: 0, invalid: 0, recovered: 0 };
+export async function submitDue(db: Database, organizationId: string, now: Date, deps: MyinvoisDeps): Promise<RunOutcome & { more: boolean }> {
+  const outcome = { submitted: 0, valid: 0, invalid: 0, recovered: 0, more: false };
   const conn = await connectionFor(db, organizationId, deps, now);
   if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`);
   const { fresh, stale } = await claimForSending(db, organizationId, now, conn);
+  // A full claim: more may be waiting; the job runs again at once.
+  outcome.more = fresh.length + stale.length >= BATCH_LIMIT;
   const toSend = [...fresh];
   for (const row of stale) {
     if (await recover(db, conn.client, row, now)) {
