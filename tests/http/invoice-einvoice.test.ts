@@ -40,7 +40,7 @@ async function completeCustomer(w: InvoiceWorld) {
 
 async function enable(w: InvoiceWorld) {
   await setSeller(t.db, w.org.id);
-  const s = await clientOf(t, w.org.owner.session, 1).settings.einvoicing.update({ enabled: true });
+  const s = await clientOf(t, w.org.owner.session, 1).settings.einvoicing.update({ enabled: true, client_id: 'erp-client', client_secret: 'erp-secret' });
   expect(s.enabled).toBe(true);
 }
 

@@ -106,7 +106,12 @@ describe('settings.einvoicing', () => {
     const again = await refusal(settings(org, 1).einvoicing.update({ enabled: true }));
     expect(again.fieldErrors!.map((f) => f.pointer)).toEqual(['/seller/phone', '/seller/address/state']);
     await setSeller(t.db, org.id);
-    expect((await settings(org, 1).einvoicing.update({ enabled: true })).enabled).toBe(true);
+    // And only with the MyInvois client credentials, which it then keeps.
+    const creds = await refusal(settings(org, 1).einvoicing.update({ enabled: true }));
+    expect(creds.fieldErrors!.map((f) => f.pointer)).toEqual(['/client_id', '/client_secret']);
+    expect((await settings(org, 1).einvoicing.update({ enabled: true, client_id: 'erp', client_secret: 's3cret' })).enabled).toBe(true);
+    expectRefused(await refusal(settings(org, 2).einvoicing.update({ client_secret: null })), 422, 'validation', '/client_secret');
+    expect((await settings(org, 2).einvoicing.update({ enabled: false, client_secret: null })).client_secret_set).toBe(false);
   });
 
   it('refuses wrong types and unknown fields (400), blank and too long (422), a stale (409) or missing (428) If-Match, a caller without the permission (403)', async () => {

@@ -30,8 +30,9 @@ export interface Connection {
 /** Why the organization cannot reach MyInvois now, or its connection. */
 /** `now`: the job's clock, which the token cache measures expiry against. */
 export async function connectionFor(db: Database, organizationId: string, deps: MyinvoisDeps, now: Date): Promise<Connection | { missing: string }> {
+  // Not `enabled`: that governs new issues; documents already handed over are followed to the end.
   const row = await findEinvoiceRow(db, organizationId);
-  if (!row?.enabled) return { missing: 'e-invoicing is off' };
+  if (!row) return { missing: 'e-invoicing was never set up' };
   const view = einvoiceView(row);
   if (!row.clientId || !row.clientSecretSealed) return { missing: 'the MyInvois client id and secret are not set (settings.einvoicing)' };
   const clientSecret = open(deps.key, row.clientSecretSealed, organizationId);

@@ -112,6 +112,14 @@ export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateE
   if (version === '1.1' && !certificate && r.empty) r.add(input.version ? '/version' : '/certificate', 'version 1.1 (signed) needs a certificate');
   const enabled = input.enabled ?? before.enabled;
   if (input.enabled === true) for (const p of sellerPreflight(seller)) r.add(p.pointer, p.detail);
+  // Issuing with e-invoicing on hands documents to LHDN: without the client credentials they would
+  // wait in `submitted` for ever, so e-invoicing is on only with both set.
+  if (enabled && r.empty) {
+    const clientId = input.client_id === undefined ? current?.clientId : input.client_id;
+    const secretSet = input.client_secret === undefined ? Boolean(current?.clientSecretSealed) : input.client_secret !== null;
+    if (!clientId) r.add('/client_id', 'is needed while e-invoicing is on');
+    if (!secretSet) r.add('/client_secret', 'is needed while e-invoicing is on');
+  }
   r.throwIfAny();
 
   const clientSecretSealed =
