@@ -12,6 +12,18 @@ const orgColumns = {
   orgSeller: organizations.seller,
 };
 
+/**
+ * The union of the permissions of a member's roles, as a column of the credential's own look-up
+ * (authentication answers who and what they may do in one statement).
+ */
+const permissionsOf = (organizationId: typeof members.organizationId, memberId: typeof members.id) =>
+  sql<string[]>`coalesce((
+    select array_agg(distinct p order by p)
+    from ${memberRoles} mr
+    join ${roles} r on r.organization_id = mr.organization_id and r.id = mr.role_id
+    cross join unnest(r.permissions) as p
+    where mr.organization_id = ${organizationId} and mr.member_id = ${memberId}), '{}'::text[])`;
+
 /** Looks up an API key by id alone: authentication does not know the organization yet. */
 export async function findApiKeyForAuth(db: Database, id: string) {
   const [row] = await db
@@ -25,6 +37,7 @@ export async function findApiKeyForAuth(db: Database, id: string) {
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
       ownerActive: members.active,
+      ownerPermissions: permissionsOf(members.organizationId, members.id),
       ...orgColumns,
     })
     .from(apiKeys)
@@ -46,6 +59,7 @@ export async function findSessionForAuth(db: Database, tokenHash: string) {
       createdAt: sessions.createdAt,
       idleSeconds: sessions.idleSeconds,
       memberActive: members.active,
+      memberPermissions: permissionsOf(members.organizationId, members.id),
       ...orgColumns,
     })
     .from(sessions)
@@ -74,7 +88,7 @@ export async function touchApiKey(db: Database, q: { organizationId: string; id:
       and(
         eq(apiKeys.organizationId, q.organizationId),
         eq(apiKeys.id, q.id),
-        sql`(${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < ${q.now.toISOString()}::timestamptz - interval '1 minute')`,
+        sql`(${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} <= ${q.now.toISOString()}::timestamptz - interval '1 minute')`,
       ),
     );
 }

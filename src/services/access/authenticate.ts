@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client';
-import { findApiKeyForAuth, findSessionForAuth, memberPermissions, slideSession, touchApiKey } from '../../db/queries/access';
+import { findApiKeyForAuth, findSessionForAuth, slideSession, touchApiKey } from '../../db/queries/access';
 import { sameDigest, sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { OrganizationSettings } from '../context';
@@ -70,8 +70,9 @@ export async function authenticate(db: Database, authorization: string | undefin
     if (key.revokedAt) throw unauthenticated('The API key has been revoked');
     if (key.expiresAt && key.expiresAt <= now) throw unauthenticated('The API key has expired');
     if (!key.ownerActive) throw unauthenticated("The API key's owner is no longer active");
-    const ownerPermissions = new Set(await memberPermissions(db, { organizationId: key.organizationId, memberId: key.ownerMemberId }));
-    await touchApiKey(db, { organizationId: key.organizationId, id: key.id, now });
+    const ownerPermissions = new Set(key.ownerPermissions);
+    // Use is recorded at most once a minute: most requests write nothing.
+    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= 60_000) await touchApiKey(db, { organizationId: key.organizationId, id: key.id, now });
     const principal: Principal = {
       organizationId: key.organizationId,
       memberId: key.ownerMemberId,
@@ -89,7 +90,7 @@ export async function authenticate(db: Database, authorization: string | undefin
       throw unauthenticated('The session is no longer valid');
     }
     await slide(db, session, now);
-    const permissions = await memberPermissions(db, { organizationId: session.organizationId, memberId: session.memberId });
+    const permissions = session.memberPermissions;
     const principal: Principal = {
       organizationId: session.organizationId,
       memberId: session.memberId,
