@@ -1,6 +1,6 @@
 import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../../config';
-import type { Database } from '../../db/client';
+import { queryRows, sql, type Database } from '../../db/client';
 import { rateLimitCounters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 
@@ -65,11 +65,13 @@ export class RateLimits {
   private readonly perKey: Limiter;
   private readonly perOrganization: Limiter;
   private readonly authFailures: Limiter;
+  private readonly db: Database | undefined;
 
   constructor(
     readonly settings: RateLimitSettings,
     store: { kind: 'memory' } | { kind: 'postgres'; db: Database },
   ) {
+    this.db = store.kind === 'postgres' ? store.db : undefined;
     const make = (keyPrefix: string, points: number, duration: number): Limiter =>
       store.kind === 'memory'
         ? new RateLimiterMemory({ keyPrefix, points, duration })
@@ -85,10 +87,48 @@ export class RateLimits {
    * Answers the states of the limits counted, tightest first.
    */
   async hitKey(apiKeyId: string, organizationId: string): Promise<LimitState[]> {
+    if (this.db) return this.hitKeyInOneStatement(this.db, apiKeyId, organizationId);
     const key = await hit(this.perKey, 'key', this.settings.perKey, apiKeyId);
     if (!key.allowed) return [key];
     const org = await hit(this.perOrganization, 'organization', this.settings.perOrganization, organizationId);
     return tightestFirst([key, org]);
+  }
+
+  /**
+   * hitKey on PostgreSQL in one round trip: both counters of rate-limiter-flexible's table (same
+   * keys, same fixed windows, same upsert as its RateLimiterDrizzle) in one statement, the
+   * organization's counted only when the key's still allows the request.
+   */
+  private async hitKeyInOneStatement(db: Database, apiKeyId: string, organizationId: string): Promise<LimitState[]> {
+    const now = new Date();
+    const expire = new Date(now.getTime() + this.settings.windowSeconds * 1000).toISOString();
+    const at = now.toISOString();
+    const upsert = sql`
+      on conflict (key) do update set
+        points = case when rate_limit_counters.expire <= ${at}::timestamptz then 1 else rate_limit_counters.points + 1 end,
+        expire = case when rate_limit_counters.expire <= ${at}::timestamptz then ${expire}::timestamptz else rate_limit_counters.expire end
+      returning points, expire`;
+    const [row] = await queryRows<{ kp: number; ke: Date | string; op: number | null; oe: Date | string | null }>(
+      db,
+      sql`with k as (
+            insert into rate_limit_counters (key, points, expire) values (${`key:${apiKeyId}`}, 1, ${expire}::timestamptz)
+            ${upsert}),
+          o as (
+            insert into rate_limit_counters (key, points, expire)
+            select ${`org:${organizationId}`}, 1, ${expire}::timestamptz where (select points from k) <= ${this.settings.perKey}
+            ${upsert})
+          select k.points as kp, k.expire as ke, o.points as op, o.expire as oe from k left join o on true`,
+    );
+    const stateOf = (name: LimitState['name'], limit: number, points: number, until: Date | string | null): LimitState => ({
+      name,
+      limit,
+      remaining: Math.max(0, limit - points),
+      resetSeconds: until ? Math.max(0, Math.ceil((new Date(until).getTime() - now.getTime()) / 1000)) : 0,
+      allowed: points <= limit,
+    });
+    const key = stateOf('key', this.settings.perKey, Number(row!.kp), row!.ke);
+    if (!key.allowed || row!.op === null) return [key];
+    return tightestFirst([key, stateOf('organization', this.settings.perOrganization, Number(row!.op), row!.oe)]);
   }
 
   /** Where an address stands with failed authentications, without counting anything. */
