@@ -1,6 +1,5 @@
 import type { Permission } from '../services/access/permissions';
 import { authenticated } from './middleware/authenticate';
-import { rateLimited } from './middleware/rate-limit';
 import { requirePerson } from './middleware/require-person';
 import { requirePermission } from './middleware/require-permission';
 import { writeTransaction } from './middleware/write-transaction';
@@ -10,7 +9,7 @@ import { publicProcedure } from './trpc';
  * The pipeline every operation goes through, in order:
  * authenticate → rate limit → permission → (writes) idempotency + transaction → handler.
  */
-export const authedProcedure = publicProcedure.use(authenticated).use(rateLimited);
+export const authedProcedure = publicProcedure.use(authenticated);
 
 export function readProcedure(permission: Permission) {
   return authedProcedure.use(requirePermission(permission));

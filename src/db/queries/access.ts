@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../client';
-import { apiKeys, memberRoles, members, organizations, roles, sessions } from '../schema';
+import { apiKeys, authEpochs, memberRoles, members, organizations, roles, sessions } from '../schema';
 
 /** The organization's settings, read with the credential so a request needs no second look-up. */
 const orgColumns = {
@@ -38,6 +38,7 @@ export async function findApiKeyForAuth(db: Database, id: string) {
       lastUsedAt: apiKeys.lastUsedAt,
       ownerActive: members.active,
       ownerPermissions: permissionsOf(members.organizationId, members.id),
+      authEpoch: sql<number>`coalesce((select ${authEpochs.epoch} from ${authEpochs} where ${authEpochs.organizationId} = ${apiKeys.organizationId}), 0)`.mapWith(Number),
       ...orgColumns,
     })
     .from(apiKeys)

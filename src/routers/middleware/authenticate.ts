@@ -1,15 +1,19 @@
-import { authenticateRequest } from '../../services/access/authenticate-request';
+import { guardRequest } from '../../services/access/authenticate-request';
 import { middleware } from '../trpc';
+import { rateLimitHeaders } from './response-headers';
 
 /**
- * Narrows the caller to a principal once; every later step can rely on `ctx.principal`. Failed key
- * authentications count against the source address, which is refused with 429 once over its limit
- * (the refusal carries the address limit's state; the edge renders it as headers).
+ * Narrows the caller to a principal once and counts an API key's request against its key's and its
+ * organization's limits (one step: with a cached principal both are one statement). Failed key
+ * authentications count against the source address, which is refused with 429 once over its limit.
+ * The RateLimit-* headers go on ctx.out, so they reach every answer of the request, errors included
+ * (responseMeta keeps them on refusals; a 429 or 401 carries its limit's state itself).
  */
 export const authenticated = middleware(async ({ ctx, next }) => {
-  const { principal, org } = await authenticateRequest(
-    { db: ctx.db, rateLimits: ctx.deps.rateLimits, now: ctx.deps.now },
+  const { principal, org, rateLimit } = await guardRequest(
+    { db: ctx.deps.db, rateLimits: ctx.deps.rateLimits, now: ctx.deps.now },
     { authorization: ctx.authorization, ip: ctx.ip },
   );
+  if (rateLimit) Object.assign(ctx.out.headers, rateLimitHeaders(rateLimit));
   return next({ ctx: { principal, org } });
 });

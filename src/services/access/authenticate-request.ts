@@ -1,7 +1,8 @@
 import type { Database } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { rateLimitedError, type LimitState, type RateLimits } from '../rate-limit/limits';
-import { authenticate, bearerToken, credentialKind, type Authenticated } from './authenticate';
+import { authenticate, authenticateApiKey, bearerToken, cachedKeyStillValid, credentialKind, parseApiKeyToken, type Authenticated } from './authenticate';
+import { principalCacheFor } from './principal-cache';
 import type { Principal } from './principal';
 
 export interface GuardDeps {
@@ -29,19 +30,19 @@ function countsAsKeyAttempt(authorization: string | undefined): boolean {
 }
 
 /**
- * Authenticates a request for any transport (tRPC middleware, REST facade, the fastify upload route).
- * An address over its failed-authentication limit is refused with 429 before the key is even looked
- * at; each failed key authentication is counted, and its 401 carries where the address stands
- * (`rateLimit`), which the edge reports in RateLimit-* headers.
+ * Runs an authentication with the failed-attempt accounting of its source address: an address over
+ * its failed-authentication limit is refused with 429 before the credential is even looked at; each
+ * failed key authentication is counted, and its 401 carries where the address stands (`rateLimit`),
+ * which the edge reports in RateLimit-* headers.
  */
-export async function authenticateRequest(deps: GuardDeps, req: RequestCredentials): Promise<Authenticated> {
+async function withAddressAccounting<T>(deps: GuardDeps, req: RequestCredentials, run: () => Promise<T>): Promise<T> {
   const counted = countsAsKeyAttempt(req.authorization);
   if (counted) {
     const address = await deps.rateLimits.addressState(req.ip);
     if (!address.allowed) throw rateLimitedError(address);
   }
   try {
-    return await authenticate(deps.db, req.authorization, deps.now());
+    return await run();
   } catch (e) {
     if (counted && e instanceof AppError && e.appCode === 'unauthenticated') {
       const address = await deps.rateLimits.recordAuthFailure(req.ip);
@@ -49,6 +50,11 @@ export async function authenticateRequest(deps: GuardDeps, req: RequestCredentia
     }
     throw e;
   }
+}
+
+/** Authenticates a request for any transport, with the failed-attempt accounting of its address. */
+export async function authenticateRequest(deps: GuardDeps, req: RequestCredentials): Promise<Authenticated> {
+  return withAddressAccounting(deps, req, () => authenticate(deps.db, req.authorization, deps.now()));
 }
 
 /**
@@ -63,8 +69,60 @@ export async function applyRateLimits(deps: GuardDeps, principal: Principal): Pr
   return tightest;
 }
 
-/** Both steps at once, for routes outside tRPC (the multipart upload). */
+/**
+ * Authentication and the request limits, the pipeline's first step for every transport (tRPC
+ * middleware, REST facade, plain fastify routes).
+ *
+ * With the PostgreSQL store an API key's principal is cached by the process and a warm request costs
+ * one statement (hitKeyChecked: address check, auth epoch, both counters, last use); the cache is
+ * trusted only when that statement finds the organization's auth epoch unchanged since the principal
+ * was read, so a revoked key, a deactivated owner or a changed role is refused or applied on the very
+ * next request, on every process. Otherwise (memory or Redis store, sessions) each request
+ * authenticates, then counts.
+ */
 export async function guardRequest(deps: GuardDeps, req: RequestCredentials): Promise<Authenticated & { rateLimit: LimitState | undefined }> {
+  const token = req.authorization ? bearerToken(req.authorization) : undefined;
+  const key = token ? parseApiKeyToken(token) : undefined;
+  if (key && deps.rateLimits.checksPrincipals) {
+    const guarded = await guardCachedKey(deps, req, key);
+    if (guarded) return guarded;
+  }
   const who = await authenticateRequest(deps, req);
   return { ...who, rateLimit: await applyRateLimits(deps, who.principal) };
+}
+
+/** The cached-principal path; undefined when the epoch kept moving (the caller takes the plain path). */
+async function guardCachedKey(
+  deps: GuardDeps,
+  req: RequestCredentials,
+  key: { id: string; secret: string },
+): Promise<(Authenticated & { rateLimit: LimitState | undefined }) | undefined> {
+  const cache = principalCacheFor(deps.db);
+  const now = deps.now();
+  let entry = cache.get(key.id);
+  if (entry && !cachedKeyStillValid(entry, key, now)) entry = undefined;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (!entry) {
+      const fresh = await withAddressAccounting(deps, req, () => authenticateApiKey(deps.db, key, now, { touch: false }));
+      entry = { authenticated: { principal: fresh.principal, org: fresh.org }, secretHash: fresh.secretHash, expiresAt: fresh.expiresAt, epoch: fresh.epoch };
+    }
+    const checked = await deps.rateLimits.hitKeyChecked({
+      apiKeyId: key.id,
+      organizationId: entry.authenticated.principal.organizationId,
+      address: req.ip,
+      epoch: entry.epoch,
+      now,
+    });
+    if ('addressRefused' in checked) throw rateLimitedError(checked.addressRefused);
+    if (!checked.epochMatches) {
+      cache.delete(key.id);
+      entry = undefined;
+      continue;
+    }
+    cache.set(key.id, entry);
+    const [tightest] = checked.states;
+    if (tightest && !tightest.allowed) throw rateLimitedError(tightest);
+    return { ...entry.authenticated, rateLimit: tightest };
+  }
+  return undefined;
 }

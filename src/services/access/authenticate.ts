@@ -53,34 +53,70 @@ function unauthenticated(detail: string): AppError {
   return new AppError('unauthenticated', { detail });
 }
 
+/** An API key's token split into its id and secret; undefined when the token is not key-shaped. */
+export function parseApiKeyToken(token: string): { id: string; secret: string } | undefined {
+  const m = API_KEY_RE.exec(token);
+  return m ? { id: m[1]!.toLowerCase(), secret: m[2]! } : undefined;
+}
+
+/** An authenticated API key, with what a process needs to cache its principal. */
+export interface AuthenticatedKey extends Authenticated {
+  secretHash: string;
+  expiresAt: Date | null;
+  /** The organization's auth epoch, read in the same statement as the key. */
+  epoch: number;
+}
+
+export interface AuthenticateOptions {
+  /**
+   * Record `last_used_at` here (once a minute). False when the request's rate-limit statement
+   * records it instead (hitKeyChecked).
+   */
+  touch?: boolean;
+}
+
+/** Authenticates an API key from its id and secret, or throws 401. */
+export async function authenticateApiKey(db: Database, token: { id: string; secret: string }, now: Date, opts: AuthenticateOptions = {}): Promise<AuthenticatedKey> {
+  const key = await findApiKeyForAuth(db, token.id);
+  const secretHash = sha256Hex(token.secret);
+  if (!key || !sameDigest(key.secretHash, secretHash)) throw unauthenticated('The API key is not valid');
+  if (key.revokedAt) throw unauthenticated('The API key has been revoked');
+  if (key.expiresAt && key.expiresAt <= now) throw unauthenticated('The API key has expired');
+  if (!key.ownerActive) throw unauthenticated("The API key's owner is no longer active");
+  const ownerPermissions = new Set(key.ownerPermissions);
+  // Use is recorded at most once a minute: most requests write nothing.
+  if (opts.touch !== false && (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= 60_000)) {
+    await touchApiKey(db, { organizationId: key.organizationId, id: key.id, now });
+  }
+  const principal: Principal = {
+    organizationId: key.organizationId,
+    memberId: key.ownerMemberId,
+    via: 'api_key',
+    credentialId: key.id,
+    permissions: new Set(key.permissions.filter((p) => ownerPermissions.has(p))),
+  };
+  return { principal, org: orgOf(key), secretHash, expiresAt: key.expiresAt, epoch: key.authEpoch };
+}
+
+/** A cached key is still good for this token at this time (its epoch is checked by the caller's statement). */
+export function cachedKeyStillValid(cached: { secretHash: string; expiresAt: Date | null }, token: { secret: string }, now: Date): boolean {
+  if (cached.expiresAt && cached.expiresAt <= now) return false;
+  return sameDigest(cached.secretHash, sha256Hex(token.secret));
+}
+
 /**
  * Resolves a bearer credential to a principal, or throws 401. An API key's effective permissions are
  * its own intersected with its owner's current ones.
  */
-export async function authenticate(db: Database, authorization: string | undefined, now: Date): Promise<Authenticated> {
+export async function authenticate(db: Database, authorization: string | undefined, now: Date, opts: AuthenticateOptions = {}): Promise<Authenticated> {
   if (!authorization) throw unauthenticated('The Authorization header is missing');
   const token = bearerToken(authorization);
   if (!token) throw unauthenticated('The Authorization header must be "Bearer <token>"');
 
-  const keyMatch = API_KEY_RE.exec(token);
-  if (keyMatch) {
-    const [, id, secret] = keyMatch as unknown as [string, string, string];
-    const key = await findApiKeyForAuth(db, id.toLowerCase());
-    if (!key || !sameDigest(key.secretHash, sha256Hex(secret))) throw unauthenticated('The API key is not valid');
-    if (key.revokedAt) throw unauthenticated('The API key has been revoked');
-    if (key.expiresAt && key.expiresAt <= now) throw unauthenticated('The API key has expired');
-    if (!key.ownerActive) throw unauthenticated("The API key's owner is no longer active");
-    const ownerPermissions = new Set(key.ownerPermissions);
-    // Use is recorded at most once a minute: most requests write nothing.
-    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= 60_000) await touchApiKey(db, { organizationId: key.organizationId, id: key.id, now });
-    const principal: Principal = {
-      organizationId: key.organizationId,
-      memberId: key.ownerMemberId,
-      via: 'api_key',
-      credentialId: key.id,
-      permissions: new Set(key.permissions.filter((p) => ownerPermissions.has(p))),
-    };
-    return { principal, org: orgOf(key) };
+  const key = parseApiKeyToken(token);
+  if (key) {
+    const { principal, org } = await authenticateApiKey(db, key, now, opts);
+    return { principal, org };
   }
 
   if (SESSION_RE.test(token)) {

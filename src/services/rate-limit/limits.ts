@@ -131,6 +131,84 @@ export class RateLimits {
     return tightestFirst([key, stateOf('organization', this.settings.perOrganization, Number(row!.op), row!.oe)]);
   }
 
+  /**
+   * True when this store can check an API key's request in one statement with its organization's
+   * auth epoch (hitKeyChecked): then a process may cache principals (PostgreSQL only).
+   */
+  get checksPrincipals(): boolean {
+    return this.db !== undefined;
+  }
+
+  /**
+   * One statement for an API-key request whose principal the process has cached (PostgreSQL store):
+   * the address's failed-authentication counter is read (over its limit: nothing else happens and
+   * the address's state answers), the organization's auth epoch is compared with the one the
+   * principal was read under (changed: nothing is counted, `epochMatches` false, the caller
+   * authenticates afresh), and only then the key's and organization's counters are counted and
+   * `last_used_at` recorded when a minute has passed: the same effects, in the same order, as the
+   * address check, authentication and hitKey made one after the other.
+   */
+  async hitKeyChecked(q: { apiKeyId: string; organizationId: string; address: string; epoch: number; now: Date }): Promise<
+    { addressRefused: LimitState } | { epochMatches: false } | { epochMatches: true; states: LimitState[] }
+  > {
+    const db = this.db;
+    if (!db) throw new Error('hitKeyChecked needs the PostgreSQL store');
+    const { now } = q;
+    const at = now.toISOString();
+    const expire = new Date(now.getTime() + this.settings.windowSeconds * 1000).toISOString();
+    const upsert = sql`
+      on conflict (key) do update set
+        points = case when rate_limit_counters.expire <= ${at}::timestamptz then 1 else rate_limit_counters.points + 1 end,
+        expire = case when rate_limit_counters.expire <= ${at}::timestamptz then ${expire}::timestamptz else rate_limit_counters.expire end
+      returning points, expire`;
+    const [row] = await queryRows<{
+      ap: number | null; ae: Date | string | null; epoch: number | string | null; go: boolean;
+      kp: number | null; ke: Date | string | null; op: number | null; oe: Date | string | null;
+    }>(
+      db,
+      sql`with a as (
+            select points, expire from rate_limit_counters
+            where key = ${`authfail:${q.address}`} and (expire > ${at}::timestamptz or expire is null)),
+          e as (select coalesce((select epoch from auth_epochs where organization_id = ${q.organizationId}::uuid), 0) as epoch),
+          g as (select coalesce((select points from a), 0) < ${this.settings.authFailures} and (select epoch from e) = ${q.epoch} as go),
+          k as (
+            insert into rate_limit_counters (key, points, expire)
+            select ${`key:${q.apiKeyId}`}, 1, ${expire}::timestamptz where (select go from g)
+            ${upsert}),
+          o as (
+            insert into rate_limit_counters (key, points, expire)
+            select ${`org:${q.organizationId}`}, 1, ${expire}::timestamptz where (select points from k) <= ${this.settings.perKey}
+            ${upsert}),
+          t as (
+            update api_keys set last_used_at = ${at}::timestamptz
+            where organization_id = ${q.organizationId}::uuid and id = ${q.apiKeyId}::uuid and (select go from g)
+              and (last_used_at is null or last_used_at <= ${at}::timestamptz - interval '1 minute')
+            returning 1)
+          select (select points from a) as ap, (select expire from a) as ae, (select epoch from e) as epoch, (select go from g) as go,
+                 k.points as kp, k.expire as ke, o.points as op, o.expire as oe
+          from (select 1) as one left join k on true left join o on true`,
+    );
+    const r = row!;
+    const addressPoints = Number(r.ap ?? 0);
+    if (addressPoints >= this.settings.authFailures) {
+      return { addressRefused: { ...this.stateOf('address', this.settings.authFailures, addressPoints, r.ae, now), allowed: false } };
+    }
+    if (!r.go || r.kp === null) return { epochMatches: false };
+    const key = this.stateOf('key', this.settings.perKey, Number(r.kp), r.ke, now);
+    if (!key.allowed || r.op === null) return { epochMatches: true, states: [key] };
+    return { epochMatches: true, states: tightestFirst([key, this.stateOf('organization', this.settings.perOrganization, Number(r.op), r.oe, now)]) };
+  }
+
+  private stateOf(name: LimitState['name'], limit: number, points: number, until: Date | string | null, now: Date): LimitState {
+    return {
+      name,
+      limit,
+      remaining: Math.max(0, limit - points),
+      resetSeconds: until ? Math.max(0, Math.ceil((new Date(until).getTime() - now.getTime()) / 1000)) : 0,
+      allowed: points <= limit,
+    };
+  }
+
   /** Where an address stands with failed authentications, without counting anything. */
   async addressState(address: string): Promise<LimitState> {
     const res = await this.authFailures.get(address);
