@@ -265,7 +265,12 @@ export function createRateLimits(
 ): RateLimits {
   const settings = rateLimitSettings(config);
   if (config.REDIS_URL) {
-    const client = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    const client = new Redis(config.REDIS_URL, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 3,
+      // Named in CLIENT LIST after its keys.
+      connectionName: `${config.RATE_LIMIT_REDIS_PREFIX}:rate-limits`,
+    });
     // A lost connection fails the requests that need it (500) and is retried by ioredis; the event
     // needs a listener or ioredis reports it as unhandled.
     client.on('error', (err: Error) => log?.warn({ err }, 'rate limits: Redis connection error'));
