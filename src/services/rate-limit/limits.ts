@@ -100,7 +100,9 @@ async function hit(limiter: Limiter, name: LimitState['name'], limit: number, ke
 /**
  * The three limits of DESIGN section 8, fixed windows counted by rate-limiter-flexible: in memory
  * on the embedded database (one process), in the `rate_limit_counters` table on PostgreSQL, so every
- * process sharing the database enforces one limit (each hit is one atomic INSERT ... ON CONFLICT).
+ * process sharing the database enforces one limit (each hit is one atomic INSERT ... ON CONFLICT), or
+ * in Redis when REDIS_URL is set (RateLimiterRedis; each hit one atomic script), shared by every
+ * process using that Redis.
  */
 export class RateLimits {
   private readonly perKey: Limiter;
