@@ -24,6 +24,16 @@ const schema = z.object({
   /** Failed key authentications allowed per source address per RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS. */
   RATE_LIMIT_AUTH_FAILURES: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /**
+   * Redis holding the rate-limit counters (e.g. redis://127.0.0.1:6379): every process using it
+   * enforces one limit. Unset: the counters are in PostgreSQL (in memory on the embedded database).
+   */
+  REDIS_URL: z.string().url().optional(),
+  /** Prefix of the rate-limit keys in Redis (`<prefix>:key:<id>`, `<prefix>:org:<id>`, `<prefix>:authfail:<address>`). */
+  RATE_LIMIT_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'letters, digits, ".", "_", ":" and "-" only (1 to 100)')
+    .default('finance'),
   /** Failed logins (auth.login) allowed per source address per LOGIN_FAILURE_WINDOW_SECONDS; the next attempt is 429. */
   LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),

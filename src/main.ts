@@ -23,7 +23,7 @@ async function main() {
     config,
     log,
     now: () => new Date(),
-    rateLimits: createRateLimits(config, handle.kind, handle.db),
+    rateLimits: createRateLimits(config, handle.kind, handle.db, log),
   };
   // The MyInvois simulator in the process: e-invoicing works offline, with no account at LHDN.
   const simulate = config.MYINVOIS_SIMULATOR === 'on' || (config.MYINVOIS_SIMULATOR === 'auto' && handle.kind === 'pglite');

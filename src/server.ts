@@ -205,6 +205,10 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
     reply.header('X-Request-Id', String(req.id));
     return payload;
   });
+  // The rate limits' own connection (Redis, when REDIS_URL is set) closes with the server.
+  app.addHook('onClose', async () => {
+    await deps.rateLimits.close();
+  });
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',

@@ -1,4 +1,12 @@
-import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
+import { Redis } from 'ioredis';
+import {
+  RateLimiterDrizzle,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+  type RateLimiterStoreAbstract,
+} from 'rate-limiter-flexible';
 import type { Config } from '../../config';
 import { queryRows, sql, type Database } from '../../db/client';
 import { rateLimitCounters } from '../../db/schema';
@@ -16,6 +24,39 @@ export interface LimitState {
 }
 
 type Limiter = RateLimiterAbstract | RateLimiterStoreAbstract;
+
+/** Where the counters are kept. */
+export type RateLimitStore =
+  | { kind: 'memory' }
+  | { kind: 'postgres'; db: Database }
+  /** `prefix` starts every key (`<prefix>:key:<id>`, ...); the client is quit by close() when `owned`. */
+  | { kind: 'redis'; client: Redis; prefix: string; owned?: boolean };
+
+/**
+ * hitKey on Redis in one round trip: rate-limiter-flexible's RateLimiterRedis script (SET 0 EX NX,
+ * INCRBY, PTTL, EXPIRE when no TTL) on the key's counter, then on the organization's only when the
+ * key's still allows the request. Same keys, same fixed windows as RateLimiterRedis, so its `get` and
+ * `consume` read and count the same counters. KEYS: the key's, the organization's counter; ARGV: the
+ * window in seconds, the per-key limit. Answers {key points, key pttl[, org points, org pttl]}.
+ */
+const HIT_KEY_LUA = `
+local function hit(counter, seconds)
+  redis.call('set', counter, 0, 'EX', seconds, 'NX')
+  local consumed = redis.call('incrby', counter, 1)
+  local ttl = redis.call('pttl', counter)
+  if ttl == -1 then
+    redis.call('expire', counter, seconds)
+    ttl = 1000 * seconds
+  end
+  return {consumed, ttl}
+end
+local key = hit(KEYS[1], ARGV[1])
+if key[1] > tonumber(ARGV[2]) then return key end
+local org = hit(KEYS[2], ARGV[1])
+return {key[1], key[2], org[1], org[2]}
+`;
+
+type RedisWithHitKey = Redis & { financeHitKey(keyCounter: string, orgCounter: string, seconds: string, perKey: string): Promise<number[]> };
 
 export interface RateLimitSettings {
   perKey: number;
@@ -59,26 +100,54 @@ async function hit(limiter: Limiter, name: LimitState['name'], limit: number, ke
 /**
  * The three limits of DESIGN section 8, fixed windows counted by rate-limiter-flexible: in memory
  * on the embedded database (one process), in the `rate_limit_counters` table on PostgreSQL, so every
- * process sharing the database enforces one limit (each hit is one atomic INSERT ... ON CONFLICT).
+ * process sharing the database enforces one limit (each hit is one atomic INSERT ... ON CONFLICT), or
+ * in Redis when REDIS_URL is set (RateLimiterRedis; each hit one atomic script), shared by every
+ * process using that Redis.
  */
 export class RateLimits {
   private readonly perKey: Limiter;
   private readonly perOrganization: Limiter;
   private readonly authFailures: Limiter;
   private readonly db: Database | undefined;
+  private readonly redis: { client: RedisWithHitKey; prefix: string; owned: boolean } | undefined;
 
   constructor(
     readonly settings: RateLimitSettings,
-    store: { kind: 'memory' } | { kind: 'postgres'; db: Database },
+    store: RateLimitStore,
   ) {
     this.db = store.kind === 'postgres' ? store.db : undefined;
-    const make = (keyPrefix: string, points: number, duration: number): Limiter =>
-      store.kind === 'memory'
-        ? new RateLimiterMemory({ keyPrefix, points, duration })
-        : new RateLimiterDrizzle({ keyPrefix, points, duration, storeClient: store.db, schema: rateLimitCounters });
+    if (store.kind === 'redis') {
+      const client = store.client as RedisWithHitKey;
+      if (typeof client.financeHitKey !== 'function') client.defineCommand('financeHitKey', { numberOfKeys: 2, lua: HIT_KEY_LUA });
+      this.redis = { client, prefix: store.prefix, owned: store.owned ?? false };
+    }
+    const make = (name: string, points: number, duration: number): Limiter => {
+      switch (store.kind) {
+        case 'memory':
+          return new RateLimiterMemory({ keyPrefix: name, points, duration });
+        case 'postgres':
+          return new RateLimiterDrizzle({ keyPrefix: name, points, duration, storeClient: store.db, schema: rateLimitCounters });
+        case 'redis':
+          return new RateLimiterRedis({ keyPrefix: `${store.prefix}:${name}`, points, duration, storeClient: store.client });
+      }
+    };
     this.perKey = make('key', settings.perKey, settings.windowSeconds);
     this.perOrganization = make('org', settings.perOrganization, settings.windowSeconds);
     this.authFailures = make('authfail', settings.authFailures, settings.authFailureWindowSeconds);
+  }
+
+  /** Releases the store's connection when this owns one (the Redis client made from REDIS_URL). */
+  async close(): Promise<void> {
+    if (!this.redis?.owned) return;
+    const { client } = this.redis;
+    if (client.status === 'end') return;
+    // Never connected (lazy): nothing to say goodbye to.
+    if (client.status === 'wait') return void client.disconnect();
+    try {
+      await client.quit();
+    } catch {
+      client.disconnect();
+    }
   }
 
   /**
@@ -87,6 +156,7 @@ export class RateLimits {
    * Answers the states of the limits counted, tightest first.
    */
   async hitKey(apiKeyId: string, organizationId: string): Promise<LimitState[]> {
+    if (this.redis) return this.hitKeyInOneScript(this.redis.client, this.redis.prefix, apiKeyId, organizationId);
     if (this.db) return this.hitKeyInOneStatement(this.db, apiKeyId, organizationId);
     const key = await hit(this.perKey, 'key', this.settings.perKey, apiKeyId);
     if (!key.allowed) return [key];
@@ -209,6 +279,22 @@ export class RateLimits {
     };
   }
 
+  /** hitKey on Redis in one round trip (HIT_KEY_LUA): the keys RateLimiterRedis uses for the same limits. */
+  private async hitKeyInOneScript(client: RedisWithHitKey, prefix: string, apiKeyId: string, organizationId: string): Promise<LimitState[]> {
+    const { perKey, perOrganization, windowSeconds } = this.settings;
+    const [kp, kt, op, ot] = await client.financeHitKey(`${prefix}:key:${apiKeyId}`, `${prefix}:org:${organizationId}`, String(windowSeconds), String(perKey));
+    const stateOf = (name: LimitState['name'], limit: number, points: number, ttlMs: number): LimitState => ({
+      name,
+      limit,
+      remaining: Math.max(0, limit - points),
+      resetSeconds: ttlMs > 0 ? Math.ceil(ttlMs / 1000) : 0,
+      allowed: points <= limit,
+    });
+    const key = stateOf('key', perKey, Number(kp), Number(kt));
+    if (!key.allowed || op === undefined) return [key];
+    return tightestFirst([key, stateOf('organization', perOrganization, Number(op), Number(ot))]);
+  }
+
   /** Where an address stands with failed authentications, without counting anything. */
   async addressState(address: string): Promise<LimitState> {
     const res = await this.authFailures.get(address);
@@ -247,7 +333,28 @@ export function rateLimitedError(s: LimitState): AppError {
   });
 }
 
-/** The limits of a process: shared through PostgreSQL when it runs on one, in memory otherwise. */
-export function createRateLimits(config: Config, kind: 'pglite' | 'postgres', db: Database): RateLimits {
-  return new RateLimits(rateLimitSettings(config), kind === 'postgres' ? { kind: 'postgres', db } : { kind: 'memory' });
+/**
+ * The limits of a process: shared through Redis when REDIS_URL is set (the client connects on first
+ * use and is quit by close()), else through PostgreSQL when it runs on one, in memory otherwise.
+ */
+export function createRateLimits(
+  config: Config,
+  kind: 'pglite' | 'postgres',
+  db: Database,
+  log?: { warn(obj: object, msg: string): void },
+): RateLimits {
+  const settings = rateLimitSettings(config);
+  if (config.REDIS_URL) {
+    const client = new Redis(config.REDIS_URL, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 3,
+      // Named in CLIENT LIST after its keys.
+      connectionName: `${config.RATE_LIMIT_REDIS_PREFIX}:rate-limits`,
+    });
+    // A lost connection fails the requests that need it (500) and is retried by ioredis; the event
+    // needs a listener or ioredis reports it as unhandled.
+    client.on('error', (err: Error) => log?.warn({ err }, 'rate limits: Redis connection error'));
+    return new RateLimits(settings, { kind: 'redis', client, prefix: config.RATE_LIMIT_REDIS_PREFIX, owned: true });
+  }
+  return new RateLimits(settings, kind === 'postgres' ? { kind: 'postgres', db } : { kind: 'memory' });
 }
