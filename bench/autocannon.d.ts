@@ -1,6 +1,6 @@
 // The part of autocannon's API the benchmarks use (the package ships no types).
 declare module 'autocannon' {
-  interface Options {
+  export interface Options {
     url: string;
     headers?: Record<string, string>;
     connections?: number;
