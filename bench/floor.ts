@@ -146,7 +146,6 @@ function rssMb(pid: number): number {
   }
 }
 
-
 function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(encode(a)) === JSON.stringify(encode(b));
 }
