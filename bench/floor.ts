@@ -373,6 +373,7 @@ async function main() {
   }
 
   const results: Record<string, { service: Run[]; floor: Run[]; rss: number }> = {};
+  const answerBytes: string[] = [];
   try {
     // Both answer before the clock starts (the floor checks its plan against the database).
     for (const s of scenarios) {
@@ -384,11 +385,13 @@ async function main() {
         });
         const body = await res.text();
         if (res.status !== s.status) throw new Error(`${target.name} ${s.label}: ${res.status} ${body.slice(0, 2000)}`);
+        answerBytes.push(`${s.key} ${target.name} ${Buffer.byteLength(body)}`);
       }
     }
     process.stdout.write(
       `\nfloor benchmark — PostgreSQL ${url.replace(/\/\/[^@]*@/, '//')}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n` +
-        `${rounds} rounds × (service ${seconds} s, floor ${seconds} s) per scenario, ${connections} connections\n\n`,
+        `${rounds} rounds × (service ${seconds} s, floor ${seconds} s) per scenario, ${connections} connections\n` +
+        `answer bytes: ${answerBytes.join(', ')}\n\n`,
     );
     for (const s of scenarios) {
       const r = { service: [] as Run[], floor: [] as Run[], rss: 0 };
