@@ -14,6 +14,7 @@
  *   npm run bench -- floor
  *   DATABASE_URL=postgres://... BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_CONNECTIONS=10 npm run bench -- floor
  *   BENCH_SHOW_SQL=1 npm run bench -- floor        (also prints the statements of one request per scenario)
+ *   BENCH_LIST_LIMIT=100 npm run bench -- floor    (list page size; the default page when unset)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -43,6 +44,8 @@ const countRequests = Number(process.env.BENCH_COUNT_REQUESTS ?? 50);
 /** Requests of the counting phase not counted (caches filling, statements being prepared). */
 const coldRequests = 5;
 const showSql = process.env.BENCH_SHOW_SQL === '1';
+/** Page size of the list scenario; the service's default page when unset. */
+const listLimit = process.env.BENCH_LIST_LIMIT;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEMO_ORG = 'Acme Trading Sdn Bhd';
 const LIMITS = '1000000000';
@@ -278,7 +281,7 @@ async function main() {
   const scenarios: Scenario[] = [
     { key: 'customer', label: 'GET customer (keyed)', floor: 0.8, statements: 2, method: 'GET', route: '/v1/receivables/customers/:id', path: `/v1/receivables/customers/${customer.id}`, status: 200 },
     { key: 'invoice', label: 'GET invoice (keyed)', floor: 0.8, statements: 2, method: 'GET', route: '/v1/receivables/invoices/:id', path: `/v1/receivables/invoices/${invoiceId}`, status: 200 },
-    { key: 'list', label: 'GET invoices, first page', floor: 0.7, statements: 2, method: 'GET', route: '/v1/receivables/invoices', path: '/v1/receivables/invoices', status: 200 },
+    { key: 'list', label: 'GET invoices, first page', floor: 0.7, statements: 2, method: 'GET', route: '/v1/receivables/invoices', path: `/v1/receivables/invoices${listLimit ? `?limit=${listLimit}` : ''}`, status: 200 },
     { key: 'create', label: 'POST invoice, 5 lines (keyed)', floor: 0.5, statements: 10, method: 'POST', route: '/v1/receivables/invoices', path: '/v1/receivables/invoices', status: 201 },
   ];
 
