@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const available = readdirSync(dir)
-  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'run.ts' && !f.startsWith('seed-'))
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'run.ts' && !f.startsWith('seed-') && !f.startsWith('_') && !f.startsWith('floor-'))
   .map((f) => f.replace(/\.ts$/, ''));
 const [name, ...rest] = process.argv.slice(2);
 if (!name || !existsSync(`${dir}${name}.ts`) || !available.includes(name)) {

@@ -35,6 +35,11 @@ export interface OpenDatabaseOptions {
   /** A dump (PGlite `dumpDataDir`) to start the embedded database from, e.g. an already migrated template. */
   loadDataDir?: Blob;
   poolSize?: number;
+  /**
+   * Called with every statement the server driver sends (postgres.js `debug`), for benchmarks that
+   * count round trips. Off by default (no hook installed); not supported on the embedded database.
+   */
+  onQuery?: (query: string, parameters: unknown[]) => void;
 }
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
@@ -42,6 +47,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     const client = postgres(opts.url, {
       max: opts.poolSize ?? 10,
       onnotice: () => {},
+      ...(opts.onQuery ? { debug: (_connection: number, query: string, parameters: unknown[]) => opts.onQuery!(query, parameters) } : {}),
       // numeric, date and timestamptz stay strings/Dates as drizzle expects.
     });
     const db = drizzlePostgres(client, { schema }) as unknown as Database;

@@ -1,0 +1,508 @@
+/**
+ * Benchmarks that carry their own floor (DESIGN section 19, issue 13). On PostgreSQL:
+ *
+ * 1. Seeds (once) the demo data set and, each run, a fresh owner API key and a 5-line draft invoice.
+ * 2. Counts statements per request: the service built in this process on a driver with a counting
+ *    hook, ~50 requests per scenario through `app.inject`, the warm ones counted; the statements of
+ *    warm requests are captured (texts and parameters) for the floor.
+ * 3. Starts the service (`node --import tsx src/main.ts`) and the floor (bench/floor-server.ts: bare
+ *    fastify + postgres.js, prepared statements, running the captured statements) as child
+ *    processes on the same database, and drives both with autocannon, interleaved by round.
+ * 4. Prints req/s, p50, p99, the ratio service/floor, statements per request and the service's
+ *    resident memory under load, each beside its floor with PASS or FAIL. Exits 0 either way.
+ *
+ *   npm run bench -- floor
+ *   DATABASE_URL=postgres://... BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_CONNECTIONS=10 npm run bench -- floor
+ *   BENCH_SHOW_SQL=1 npm run bench -- floor        (also prints the statements of one request per scenario)
+ *   BENCH_LIST_LIMIT=100 npm run bench -- floor    (list page size; the default page when unset)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { writeFileSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, totalmem, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Options as AutocannonOptions } from 'autocannon';
+import { pino } from 'pino';
+import postgres from 'postgres';
+import { loadConfig } from '../src/config';
+import { openDatabase, queryRows, sql } from '../src/db/client';
+import { seedDemo } from '../src/demo/seed-demo';
+import type { AppDeps } from '../src/deps';
+import { buildServer } from '../src/server';
+import { createApiKey, rolePermissions } from '../src/services/access/admin';
+import { createRateLimits } from '../src/services/rate-limit/limits';
+import '../src/services/register';
+import { encode, type FloorPlan, type ParamRole, type PlannedStatement, type RoutePlan } from './floor-plan';
+
+const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_floor';
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const countRequests = Number(process.env.BENCH_COUNT_REQUESTS ?? 50);
+/** Requests of the counting phase not counted (caches filling, statements being prepared). */
+const coldRequests = 5;
+const showSql = process.env.BENCH_SHOW_SQL === '1';
+/** Page size of the list scenario; the service's default page when unset. */
+const listLimit = process.env.BENCH_LIST_LIMIT;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DEMO_ORG = 'Acme Trading Sdn Bhd';
+const LIMITS = '1000000000';
+
+interface Scenario {
+  key: 'customer' | 'invoice' | 'list' | 'create';
+  label: string;
+  /** Minimum share of the floor's req/s. */
+  floor: number;
+  /** Most statements per warm request. */
+  statements: number;
+  method: 'GET' | 'POST';
+  route: string;
+  path: string;
+  status: number;
+}
+
+async function ensureDatabase() {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+  try {
+    const [found] = await client`select 1 from pg_database where datname = ${name}`;
+    if (!found) {
+      await client.unsafe(`create database "${name.replace(/"/g, '""')}"`);
+      process.stdout.write(`created database ${name}\n`);
+    }
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Child {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+async function startChild(name: string, args: string[], env: Record<string, string>): Promise<Child> {
+  const port = await freePort();
+  let out = '';
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => (out = (out + String(d)).slice(-20_000)));
+  child.stderr?.on('data', (d) => (out = (out + String(d)).slice(-20_000)));
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${out}`);
+    try {
+      const res = await fetch(`${base}/readyz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${name} did not become ready:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { name, url: base, child, output: () => out, stop };
+}
+
+function rssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(encode(a)) === JSON.stringify(encode(b));
+}
+
+/**
+ * Marks each parameter of the statements of one request (`a`), compared with another request of
+ * the same scenario (`b`): identical values are constants, the rest are derived per request.
+ */
+function planStatements(
+  a: Captured[],
+  b: Captured[],
+  known: { pathId?: string; tokenHash: string; idempotencyKey?: string },
+): PlannedStatement[] {
+  return a.map((stmt, i) => {
+    const other = b?.[i];
+    const params: ParamRole[] = stmt.params.map((value, j) => {
+      if (typeof value === 'string') {
+        if (known.pathId && value === known.pathId) return { kind: 'path_id' };
+        if (value === known.tokenHash) return { kind: 'token_hash' };
+        if (known.idempotencyKey && value === known.idempotencyKey) return { kind: 'idempotency_key' };
+      }
+      if (other && other.text === stmt.text && sameValue(other.params[j], value)) return { kind: 'const', value: encode(value) };
+      return { kind: 'per_request', value: encode(value) };
+    });
+    return { text: stmt.text, params };
+  });
+}
+
+interface Captured {
+  text: string;
+  params: unknown[];
+}
+
+function stats(values: number[]) {
+  const s = [...values].sort((x, y) => x - y);
+  return { mean: s.reduce((x, y) => x + y, 0) / Math.max(1, s.length), max: s[s.length - 1] ?? 0 };
+}
+
+async function main() {
+  await ensureDatabase();
+  let capturing: Captured[] | undefined;
+  let counted = 0;
+  const handle = await openDatabase({
+    url,
+    poolSize: 10,
+    onQuery: (text, params) => {
+      counted++;
+      capturing?.push({ text, params: [...params] });
+    },
+  });
+  await handle.migrate();
+  const db = handle.db;
+  const payoutKey = process.env.PAYOUT_ENCRYPTION_KEY ?? randomBytes(32).toString('hex');
+  const cursorSecret = process.env.CURSOR_SECRET ?? randomBytes(24).toString('hex');
+  const config = loadConfig({
+    DATABASE_URL: url,
+    PAYOUT_ENCRYPTION_KEY: payoutKey,
+    CURSOR_SECRET: cursorSecret,
+    LOG_LEVEL: 'silent',
+    DATABASE_POOL_SIZE: '10',
+    RATE_LIMIT_PER_KEY: LIMITS,
+    RATE_LIMIT_PER_ORGANIZATION: LIMITS,
+    IDEMPOTENCY_PURGE_INTERVAL_SECONDS: '0',
+    JOB_POLL_INTERVAL_MS: '0',
+  } as NodeJS.ProcessEnv);
+  const deps: AppDeps = {
+    db,
+    dbKind: 'postgres',
+    config,
+    log: pino({ level: 'silent' }),
+    now: () => new Date(),
+    rateLimits: createRateLimits(config, 'postgres', db),
+  };
+
+  // 1. The demo data set, once per database; a fresh owner key each run.
+  let [org] = await queryRows<{ id: string }>(db, sql`select id from organizations where name = ${DEMO_ORG} order by created_at limit 1`);
+  if (!org) {
+    process.stdout.write(`Seeding the demo data set into ${url} ...\n`);
+    const t0 = Date.now();
+    await seedDemo(deps, new Date());
+    process.stdout.write(`Seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+    [org] = await queryRows<{ id: string }>(db, sql`select id from organizations where name = ${DEMO_ORG} order by created_at limit 1`);
+  }
+  if (!org) throw new Error('demo organization missing after the seed');
+  const organizationId = org.id;
+  const [owner] = await queryRows<{ id: string }>(
+    db,
+    sql`select m.id from members m join member_roles mr on mr.organization_id = m.organization_id and mr.member_id = m.id
+        join roles r on r.organization_id = mr.organization_id and r.id = mr.role_id
+        where m.organization_id = ${organizationId} and m.active and r.key = 'owner' order by m.created_at limit 1`,
+  );
+  if (!owner) throw new Error('demo owner missing');
+  const apiKey = (await createApiKey(db, { organizationId, ownerMemberId: owner.id, name: 'bench floor', permissions: rolePermissions('owner') })).token;
+  const tokenHash = createHash('sha256').update(apiKey).digest('hex');
+  const [customer] = await queryRows<{ id: string; currency: string }>(
+    db,
+    sql`select c.id, c.currency from customers c join organizations o on o.id = c.organization_id
+        where c.organization_id = ${organizationId} and c.is_active and c.currency = o.base_currency
+          and not exists (select 1 from counterparty_mappings m where m.organization_id = c.organization_id and m.customer_id = c.id)
+        order by c.created_at limit 1`,
+  );
+  const [account] = await queryRows<{ id: string }>(db, sql`select id from accounts where organization_id = ${organizationId} and type = 'revenue' and active order by code limit 1`);
+  const [taxCode] = await queryRows<{ id: string }>(db, sql`select id from tax_codes where organization_id = ${organizationId} and active and tax_type = '01' order by code limit 1`);
+  if (!customer || !account || !taxCode) throw new Error('demo customer, revenue account or tax code missing');
+
+  const app = await buildServer(deps);
+  const auth = { authorization: `Bearer ${apiKey}` };
+  const createBody = JSON.stringify({
+    kind: 'sales_invoice',
+    customer_id: customer.id,
+    currency: customer.currency,
+    customer_reference: 'PO-BENCH',
+    lines: Array.from({ length: 5 }, (_, i) => ({
+      account_id: account.id,
+      description: `Bench line ${i + 1}`,
+      quantity: String(i + 1),
+      unit_price: '12.50',
+      tax_code_id: taxCode.id,
+    })),
+  });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/receivables/invoices',
+    headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    payload: createBody,
+  });
+  if (created.statusCode !== 201) throw new Error(`seeding the 5-line invoice: ${created.statusCode} ${created.body}`);
+  const invoiceId = (created.json() as { id: string }).id;
+
+  const scenarios: Scenario[] = [
+    { key: 'customer', label: 'GET customer (keyed)', floor: 0.8, statements: 2, method: 'GET', route: '/v1/receivables/customers/:id', path: `/v1/receivables/customers/${customer.id}`, status: 200 },
+    { key: 'invoice', label: 'GET invoice (keyed)', floor: 0.8, statements: 2, method: 'GET', route: '/v1/receivables/invoices/:id', path: `/v1/receivables/invoices/${invoiceId}`, status: 200 },
+    { key: 'list', label: 'GET invoices, first page', floor: 0.7, statements: 2, method: 'GET', route: '/v1/receivables/invoices', path: `/v1/receivables/invoices${listLimit ? `?limit=${listLimit}` : ''}`, status: 200 },
+    { key: 'create', label: 'POST invoice, 5 lines (keyed)', floor: 0.5, statements: 10, method: 'POST', route: '/v1/receivables/invoices', path: '/v1/receivables/invoices', status: 201 },
+  ];
+
+  // 2. Statements per request, counted in this process (not timed).
+  const perRequest: Record<string, number> = {};
+  const plans: Record<string, RoutePlan> = {};
+  const sqlShown: string[] = [];
+  for (const s of scenarios) {
+    const counts: number[] = [];
+    const captures: { statements: Captured[]; idempotencyKey?: string }[] = [];
+    for (let i = 0; i < countRequests; i++) {
+      const idempotencyKey = s.method === 'POST' ? randomUUID() : undefined;
+      capturing = [];
+      counted = 0;
+      const res = await app.inject({
+        method: s.method,
+        url: s.path,
+        headers: { ...auth, ...(s.method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': idempotencyKey! } : {}) },
+        ...(s.method === 'POST' ? { payload: createBody } : {}),
+      });
+      if (res.statusCode !== s.status) throw new Error(`${s.label}: ${res.statusCode} ${res.body}`);
+      // Anything the process does off the request path (a deferred write) lands before the next request.
+      await new Promise((r) => setTimeout(r, 5));
+      if (i >= coldRequests) counts.push(counted);
+      if (i >= countRequests - 6) captures.push({ statements: capturing, idempotencyKey });
+    }
+    capturing = undefined;
+    perRequest[s.key] = stats(counts).mean;
+    // The latest two consecutive requests that ran the same statements (an occasional extra one,
+    // e.g. a key's last use recorded once a minute, is left out of the plan).
+    const texts = (c: { statements: Captured[] }) => c.statements.map((st) => st.text).join('\u0000');
+    let pair = captures.length - 1;
+    while (pair > 0 && texts(captures[pair]!) !== texts(captures[pair - 1]!)) pair--;
+    if (pair === 0) throw new Error(`${s.label}: no two consecutive warm requests ran the same statements`);
+    const [a, b] = [captures[pair - 1]!, captures[pair]!];
+    const capturedAt = new Date().toISOString();
+    plans[s.key] = {
+      method: s.method,
+      route: s.route,
+      status: s.status,
+      capturedAt,
+      capturedPathId: s.key === 'customer' ? customer.id : s.key === 'invoice' ? invoiceId : undefined,
+      capturedIdempotencyKey: b?.idempotencyKey,
+      // The later request is the plan; the earlier one tells constants from per-request values.
+      statements: planStatements(b.statements, a.statements, {
+        pathId: s.key === 'customer' ? customer.id : s.key === 'invoice' ? invoiceId : undefined,
+        tokenHash,
+        idempotencyKey: b?.idempotencyKey,
+      }),
+    };
+    if (showSql) {
+      const distinct = new Set(b.statements.map((st) => st.text)).size;
+      sqlShown.push(`-- ${s.label}: ${b.statements.length} statements, ${distinct} distinct (one warm request, in order)`);
+      for (const st of b.statements) sqlShown.push(`${st.text.replace(/\s+/g, ' ').trim()};`);
+      sqlShown.push('');
+    }
+  }
+  await app.close();
+
+  const work = mkdtempSync(join(tmpdir(), 'bench-floor-'));
+  const planFile = join(work, 'plan.json');
+  const plan: FloorPlan = { databaseUrl: url, apiKey, routes: plans };
+  writeFileSync(planFile, JSON.stringify(plan));
+  if (process.env.BENCH_PLAN_OUT) {
+    // For working on the floor server: the plan and the statements, then stop.
+    writeFileSync(process.env.BENCH_PLAN_OUT, JSON.stringify(plan, null, 1));
+    process.stdout.write(`${sqlShown.join('\n')}\nstatements/request: ${JSON.stringify(perRequest)}\n`);
+    await handle.close();
+    return;
+  }
+
+  // 3. The service and the floor as child processes on the same database.
+  const service = await startChild('service', ['--import', 'tsx', 'src/main.ts'], {
+    DATABASE_URL: url,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    CURSOR_SECRET: cursorSecret,
+    PAYOUT_ENCRYPTION_KEY: payoutKey,
+    JOB_POLL_INTERVAL_MS: '0',
+    IDEMPOTENCY_PURGE_INTERVAL_SECONDS: '0',
+    RATE_LIMIT_PER_KEY: LIMITS,
+    RATE_LIMIT_PER_ORGANIZATION: LIMITS,
+    RATE_LIMIT_AUTH_FAILURES: LIMITS,
+    DATABASE_POOL_SIZE: '10',
+  });
+  let floorServer: Child;
+  try {
+    floorServer = await startChild('floor', ['--import', 'tsx', 'bench/floor-server.ts'], { FLOOR_PLAN: planFile });
+  } catch (e) {
+    await service.stop();
+    throw e;
+  }
+
+  const results: Record<string, { service: Run[]; floor: Run[]; rss: number }> = {};
+  const answerBytes: string[] = [];
+  try {
+    // Both answer before the clock starts (the floor checks its plan against the database).
+    for (const s of scenarios) {
+      for (const target of [service, floorServer]) {
+        const res = await fetch(`${target.url}${s.path}`, {
+          method: s.method,
+          headers: { ...auth, ...(s.method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': randomUUID() } : {}) },
+          ...(s.method === 'POST' ? { body: createBody } : {}),
+        });
+        const body = await res.text();
+        if (res.status !== s.status) throw new Error(`${target.name} ${s.label}: ${res.status} ${body.slice(0, 2000)}`);
+        answerBytes.push(`${s.key} ${target.name} ${Buffer.byteLength(body)}`);
+      }
+    }
+    process.stdout.write(
+      `\nfloor benchmark — PostgreSQL ${url.replace(/\/\/[^@]*@/, '//')}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n` +
+        `${rounds} rounds × (service ${seconds} s, floor ${seconds} s) per scenario, ${connections} connections\n` +
+        `answer bytes: ${answerBytes.join(', ')}\n\n`,
+    );
+    for (const s of scenarios) {
+      const r = { service: [] as Run[], floor: [] as Run[], rss: 0 };
+      results[s.key] = r;
+      for (let round = 0; round < rounds; round++) {
+        for (const target of [service, floorServer]) {
+          const sampler = target === service ? setInterval(() => (r.rss = Math.max(r.rss, rssMb(service.child.pid!))), 100) : undefined;
+          const run = await drive(target.url, s, apiKey, createBody);
+          if (sampler) clearInterval(sampler);
+          if (target === service) r.rss = Math.max(r.rss, rssMb(service.child.pid!));
+          (target === service ? r.service : r.floor).push(run);
+          process.stdout.write(
+            `  ${s.label.padEnd(30)} round ${round + 1} ${target.name.padEnd(7)} ${run.rps.toFixed(0).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms${run.bad ? `  (${run.bad} not ${s.status})` : ''}\n`,
+          );
+        }
+      }
+    }
+  } finally {
+    await service.stop();
+    await floorServer.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+
+  // 4. The table.
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+  const failures: string[] = [];
+  const rows: string[][] = [
+    ['scenario', 'service req/s', 'p50', 'p99', 'floor req/s', 'p50', 'p99', 'ratio (min)', 'statements/req (max)', 'RSS MB (max 200)'],
+  ];
+  for (const s of scenarios) {
+    const r = results[s.key]!;
+    const svc = combine(r.service);
+    const flo = combine(r.floor);
+    const ratio = flo.rps > 0 ? svc.rps / flo.rps : 0;
+    const okRatio = ratio >= s.floor;
+    const okStatements = perRequest[s.key]! <= s.statements;
+    const okRss = r.rss > 0 && r.rss < 200;
+    if (!okRatio) failures.push(`${s.key} ratio`);
+    if (!okStatements) failures.push(`${s.key} statements`);
+    if (!okRss) failures.push(`${s.key} RSS`);
+    rows.push([
+      s.label,
+      svc.rps.toFixed(0),
+      `${svc.p50}`,
+      `${svc.p99}`,
+      flo.rps.toFixed(0),
+      `${flo.p50}`,
+      `${flo.p99}`,
+      `${ratio.toFixed(2)} (${s.floor.toFixed(2)}) ${verdict(okRatio)}`,
+      `${perRequest[s.key]!.toFixed(1)} (${s.statements}) ${verdict(okStatements)}`,
+      `${r.rss.toFixed(0)} ${verdict(okRss)}`,
+    ]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const out = rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  out.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  process.stdout.write(`\n${out.join('\n')}\n`);
+  process.stdout.write(
+    `\nreq/s: total over the ${rounds} rounds of each side; p50/p99 in ms: the median of the rounds' figures. Statements: mean of warm requests (after the first ${coldRequests} of ${countRequests}), counted in process through the driver's debug hook (begin/commit included).\n`,
+  );
+  process.stdout.write(failures.length ? `\nSUMMARY: ${failures.length} FAIL (${failures.join(', ')})\n` : '\nSUMMARY: all PASS\n');
+  if (showSql) process.stdout.write(`\nStatements of one warm request per scenario (what the floor runs):\n\n${sqlShown.join('\n')}\n`);
+  await handle.close();
+}
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  bad: number;
+  seconds: number;
+}
+
+function combine(runs: Run[]) {
+  const total = runs.reduce((x, r) => x + r.total, 0);
+  const secs = runs.reduce((x, r) => x + r.seconds, 0);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  return { rps: secs > 0 ? total / secs : 0, p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) };
+}
+
+async function drive(base: string, s: Scenario, apiKey: string, createBody: string): Promise<Run> {
+  const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
+  let seq = 0;
+  const prefix = randomUUID();
+  const opts: AutocannonOptions = {
+    url: `${base}${s.path}`,
+    connections,
+    duration: seconds,
+    method: s.method,
+    headers: s.method === 'POST' ? { ...headers, 'content-type': 'application/json' } : headers,
+    ...(s.method === 'POST'
+      ? {
+          body: createBody,
+          // A fresh Idempotency-Key per request: every one is a new write, none a replay.
+          requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `${prefix}-${++seq}` } }) }],
+        }
+      : {}),
+  };
+  const result = await autocannon(opts);
+  const ok = Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => Number(code) === s.status)
+    .reduce((x, [, v]) => x + v.count, 0);
+  const bad = result.requests.total - ok + result.errors;
+  return { rps: ok / seconds, p50: result.latency.p50, p99: result.latency.p99, total: ok, bad, seconds };
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
