@@ -17,6 +17,11 @@ export interface OrganizationSettings {
   timeZone: string;
   recordLanguages: string[];
   seller: SellerIdentity;
+  /**
+   * The organization's auth epoch read with the credential (auth_epochs); set for requests, absent
+   * for the system's contexts. Keys the process cache of its configuration (org-config-cache.ts).
+   */
+  configEpoch?: number;
 }
 
 export interface ServiceContext {

@@ -18,9 +18,15 @@ function isIsoDate(v: string): boolean {
  */
 export async function checkCustomFields(
   db: Database,
-  q: { organizationId: string; recordType: 'receivable_document' | 'customer' | 'expense_claim'; values: Record<string, string> },
+  q: {
+    organizationId: string;
+    recordType: 'receivable_document' | 'customer' | 'expense_claim';
+    values: Record<string, string>;
+    /** The definitions when the caller has them (org-config-cache); read here otherwise. */
+    definitions?: Promise<Awaited<ReturnType<typeof findCustomFieldDefinitions>>>;
+  },
 ): Promise<FieldError[]> {
-  const defs = await findCustomFieldDefinitions(db, { organizationId: q.organizationId, recordType: q.recordType });
+  const defs = await (q.definitions ?? findCustomFieldDefinitions(db, { organizationId: q.organizationId, recordType: q.recordType }));
   const active = new Map(defs.filter((d) => d.active).map((d) => [d.key, d]));
   const errors: FieldError[] = [];
   const at = (key: string) => `/custom_fields/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;

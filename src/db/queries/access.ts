@@ -61,6 +61,7 @@ export async function findSessionForAuth(db: Database, tokenHash: string) {
       idleSeconds: sessions.idleSeconds,
       memberActive: members.active,
       memberPermissions: permissionsOf(members.organizationId, members.id),
+      authEpoch: sql<number>`coalesce((select ${authEpochs.epoch} from ${authEpochs} where ${authEpochs.organizationId} = ${sessions.organizationId}), 0)`.mapWith(Number),
       ...orgColumns,
     })
     .from(sessions)

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { CustomerListSort } from '../../domain/receivables';
 import type { Database } from '../client';
-import { counterpartyMappings, customers } from '../schema';
+import { accounts, counterpartyMappings, customers, taxCodes } from '../schema';
+import { decodeJsonRows, jsonRows } from './json-rows';
 import { likePattern } from './receivable-document-list';
 
 /**
@@ -42,6 +43,40 @@ export async function findCustomer(db: Database, q: { organizationId: string; id
     .from(customers)
     .where(and(eq(customers.organizationId, q.organizationId), eq(customers.id, q.id)));
   return row ? { ...row.customer, isGroupCompany: Boolean(row.isGroupCompany) } : undefined;
+}
+
+/**
+ * findCustomer with the accounts and tax codes a document's lines name, the customer's defaults
+ * included, in one statement (what preparing a document reads before it writes). Undefined when the
+ * organization has no such customer.
+ */
+export async function findCustomerWithLineReferences(
+  db: Database,
+  q: { organizationId: string; id: string; today: string; accountIds: string[]; taxCodeIds: string[] },
+) {
+  const [row] = await db
+    .select({
+      customer: customers,
+      isGroupCompany: isGroupCompanySql('customers.organization_id', 'customers.id', q.today),
+      accounts: jsonRows(
+        accounts,
+        sql`${accounts.organizationId} = ${customers.organizationId} and (${inArray(accounts.id, q.accountIds)} or ${accounts.id} = ${customers.defaultRevenueAccountId})`,
+        ['id'],
+      ),
+      taxCodes: jsonRows(
+        taxCodes,
+        sql`${taxCodes.organizationId} = ${customers.organizationId} and (${inArray(taxCodes.id, q.taxCodeIds)} or ${taxCodes.id} = ${customers.defaultTaxCodeId})`,
+        ['id'],
+      ),
+    })
+    .from(customers)
+    .where(and(eq(customers.organizationId, q.organizationId), eq(customers.id, q.id)));
+  if (!row) return undefined;
+  return {
+    customer: { ...row.customer, isGroupCompany: Boolean(row.isGroupCompany) },
+    accounts: decodeJsonRows(accounts, row.accounts),
+    taxCodes: decodeJsonRows(taxCodes, row.taxCodes),
+  };
 }
 
 export type CustomerRow = NonNullable<Awaited<ReturnType<typeof findCustomer>>>;

@@ -10,6 +10,8 @@ import {
   receivableTimeline,
 } from '../schema';
 import { isGroupCompanySql } from './customers';
+import { decodeJsonRows, jsonRows } from './json-rows';
+import { fileAttachments } from '../schema';
 
 export type DocumentRow = typeof receivableDocuments.$inferSelect;
 /** A document's line as stored (findLines answers them in line order). */
@@ -45,6 +47,46 @@ export async function findDocument(db: Database, q: { organizationId: string; id
     )
     .where(and(eq(receivableDocuments.organizationId, q.organizationId), eq(receivableDocuments.id, q.id)));
   return row ? { ...row.doc, projectCode: row.projectCode, projectName: row.projectName, isGroupTransaction: Boolean(row.isGroupTransaction) } : undefined;
+}
+
+/**
+ * A document with everything its read shows, in one statement: the header (as findDocument), its
+ * lines and their shares, its allocations, its timeline and its attachments' ids (each as
+ * findLines, findShares, findAllocations, findTimeline and findAttachmentIds order them).
+ */
+export async function findDocumentBundle(db: Database, q: { organizationId: string; id: string; today: string }) {
+  const d = receivableDocuments;
+  const org = sql`${d.organizationId}`;
+  const [row] = await db
+    .select({
+      doc: d,
+      projectCode: analyticAccounts.code,
+      projectName: analyticAccounts.name,
+      isGroupTransaction: isGroupCompanySql('receivable_documents.organization_id', 'receivable_documents.customer_id', q.today),
+      lines: jsonRows(receivableDocumentLines, sql`organization_id = ${org} and document_id = ${d.id}`, ['line_no']),
+      shares: jsonRows(
+        receivableLineShares,
+        sql`organization_id = ${org} and line_id in (select l.id from ${receivableDocumentLines} l where l.organization_id = ${org} and l.document_id = ${d.id})`,
+        ['line_id', 'position'],
+      ),
+      allocations: jsonRows(allocations, sql`organization_id = ${org} and (invoice_id = ${d.id} or credit_note_id = ${d.id})`, ['created_at', 'id']),
+      timeline: jsonRows(receivableTimeline, sql`organization_id = ${org} and document_id = ${d.id}`, ['decided_at', 'seq']),
+      attachmentIds: sql<string[]>`(select coalesce(json_agg(a.file_id order by a.ordinal), '[]'::json) from ${fileAttachments} a
+        where a.organization_id = ${org} and a.record_type = 'receivable_document' and a.record_id = ${d.id})`,
+    })
+    .from(d)
+    .leftJoin(analyticAccounts, and(eq(analyticAccounts.organizationId, d.organizationId), eq(analyticAccounts.id, d.projectId)))
+    .where(and(eq(d.organizationId, q.organizationId), eq(d.id, q.id)));
+  if (!row) return undefined;
+  const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as string[];
+  return {
+    doc: { ...row.doc, projectCode: row.projectCode, projectName: row.projectName, isGroupTransaction: Boolean(row.isGroupTransaction) },
+    lines: decodeJsonRows(receivableDocumentLines, row.lines),
+    shares: decodeJsonRows(receivableLineShares, row.shares),
+    allocations: decodeJsonRows(allocations, row.allocations),
+    timeline: decodeJsonRows(receivableTimeline, row.timeline),
+    attachmentIds: json(row.attachmentIds),
+  };
 }
 
 /** Kind and original invoice of a document, unlocked: tells a caller which rows to lock first. */

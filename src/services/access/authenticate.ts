@@ -18,6 +18,7 @@ function orgOf(row: {
   orgTimeZone: string;
   orgRecordLanguages: string[];
   orgSeller: OrganizationSettings['seller'];
+  authEpoch: number;
 }): OrganizationSettings {
   return {
     id: row.orgId,
@@ -26,6 +27,7 @@ function orgOf(row: {
     timeZone: row.orgTimeZone,
     recordLanguages: row.orgRecordLanguages,
     seller: row.orgSeller,
+    configEpoch: row.authEpoch,
   };
 }
 

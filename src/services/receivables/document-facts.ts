@@ -3,6 +3,7 @@
  * raised the dispute now open, and the edge conditions the document does not meet. One source for
  * GET's available_transitions and for the transition step, so the two cannot disagree. Read only.
  */
+import { cachedEinvoicingEnabled } from '../org-config-cache';
 import { findAllocations, findDocumentRow, findTimeline, issuedCreditsAgainst, type DocumentRow } from '../../db/queries/receivable-documents';
 import { Dec, formatAmount } from '../../lib/money';
 import type { ServiceContext } from '../context';
@@ -10,7 +11,6 @@ import { stateOf, type RecordFacts } from '../workflow/transitions';
 import type { TransitionCondition, WorkflowDefinition } from '../workflow/types';
 import { countsTowardBalance } from './allocations';
 import { notReady, documentPreflight } from '../einvoicing/readiness';
-import { einvoicingEnabled } from '../einvoicing/settings';
 import { einvoiceCancelFacts } from '../einvoicing/outbox';
 
 const statesOf = (def: WorkflowDefinition, semantic: string) => def.states.filter((s) => s.semantic === semantic).map((s) => s.key);
@@ -36,7 +36,14 @@ async function creditNoteUnmet(ctx: ServiceContext, doc: DocumentRow, original: 
  * conditions the record itself does not meet. `original`: the credit note's invoice as the caller
  * read it (locked in a transition); read here when not given.
  */
-export async function receivableFacts(ctx: ServiceContext, doc: DocumentRow, def: WorkflowDefinition, original?: DocumentRow): Promise<RecordFacts> {
+export async function receivableFacts(
+  ctx: ServiceContext,
+  doc: DocumentRow,
+  def: WorkflowDefinition,
+  original?: DocumentRow,
+  /** The document's timeline and allocations when the caller read them already (in this snapshot). */
+  read?: { timeline: Awaited<ReturnType<typeof findTimeline>>; allocations: Awaited<ReturnType<typeof findAllocations>> },
+): Promise<RecordFacts> {
   const organizationId = ctx.principal.organizationId;
   const exits = def.transitions.filter((t) => t.from === doc.state);
   const named = new Set<TransitionCondition>(exits.flatMap((t) => t.conditions ?? []));
@@ -44,12 +51,12 @@ export async function receivableFacts(ctx: ServiceContext, doc: DocumentRow, def
 
   if (exits.some((t) => t.not_raiser)) {
     // The member who took the edge into the current state (the dispute now open).
-    const entries = await findTimeline(ctx.db, { organizationId, documentId: doc.id });
+    const entries = read?.timeline ?? (await findTimeline(ctx.db, { organizationId, documentId: doc.id }));
     const raised = entries.filter((e) => e.toState === doc.state && e.fromState !== doc.state).at(-1);
     facts.raiserMemberId = raised?.actorMemberId ?? null;
   }
   if (named.has('nothing_allocated')) {
-    const rows = await findAllocations(ctx.db, { organizationId, documentId: doc.id });
+    const rows = read?.allocations ?? (await findAllocations(ctx.db, { organizationId, documentId: doc.id }));
     const live = rows.filter(countsTowardBalance);
     if (live.length) {
       facts.unmet!.nothing_allocated = `The document has ${live.length} allocation${live.length === 1 ? '' : 's'}; reverse ${live.length === 1 ? 'it' : 'them'} before cancelling`;
@@ -74,7 +81,7 @@ export async function receivableFacts(ctx: ServiceContext, doc: DocumentRow, def
 async function einvoiceReadiness(ctx: ServiceContext, doc: DocumentRow, def: WorkflowDefinition, exits: WorkflowDefinition['transitions'], facts: RecordFacts, original?: DocumentRow) {
   if (stateOf(def, doc.state).semantic !== 'draft') return;
   const issuing = exits.filter((t) => stateOf(def, t.to).semantic === 'accrual');
-  if (!issuing.length || !(await einvoicingEnabled(ctx.db, ctx.principal.organizationId))) return;
+  if (!issuing.length || !(await cachedEinvoicingEnabled(ctx))) return;
   const problems = await documentPreflight(ctx, doc, original);
   if (!problems.length) return;
   facts.impliedConditions = Object.fromEntries(issuing.map((t) => [t.action_key, ['einvoice_ready' as const]]));

@@ -3,6 +3,7 @@
  * another organization's documents, and the page's cost never grows with the page size (a fixed
  * number of statements: the workflow, the page, the page's attachments).
  */
+import { cachedWorkflow } from '../org-config-cache';
 import {
   countRangeUpTo,
   findAttachmentIdsOf,
@@ -17,7 +18,6 @@ import { decodeCursor, encodeCursor, invalidCursor, type CursorBinding } from '.
 import { validationError } from '../../lib/errors';
 import type { DocumentListPage } from '../../routers/receivables/invoices/list-schemas';
 import type { ServiceContext } from '../context';
-import { loadWorkflow } from '../workflow/workflows';
 import { documentHeaderView } from './document-view';
 
 export type { DocumentListPage };
@@ -70,7 +70,7 @@ export async function listDocuments(ctx: ServiceContext, input: ListDocumentsInp
     if (!valueOk || !/^[0-9a-f-]{36}$/i.test(after.id)) throw invalidCursor();
   }
 
-  const def = await loadWorkflow(db, organizationId, 'receivable_document');
+  const def = await cachedWorkflow(ctx, 'receivable_document');
   // A narrow invoice-date range with another sort is read range first (see rangeFirst in the query).
   const hasRange = filters.invoiceDateFrom !== undefined || filters.invoiceDateTo !== undefined;
   const rangeFirst =

@@ -10,8 +10,9 @@
  * original invoice and the custom fields, then the write (writeDocument, writeLines). A draft's
  * update (update-draft.ts) calls these same steps, so the two can never price or refuse differently.
  */
+import { cachedCustomFieldDefinitions, cachedWorkflow } from '../org-config-cache';
 import type Decimal from 'decimal.js';
-import { findCustomer } from '../../db/queries/customers';
+import { findCustomer, findCustomerWithLineReferences } from '../../db/queries/customers';
 import { insertDocument, insertLines, insertShares, issuedCreditsAgainst, lockDocument } from '../../db/queries/receivable-documents';
 import { findAccountsByIds, findAnalyticAccountsByIds, findTaxCodesByIds, lockTradeLines, setTradeLineInvoiced } from '../../db/queries/reference-data';
 import type { DocumentKind } from '../../db/schema';
@@ -25,7 +26,6 @@ import { checkCustomFields } from '../custom-fields';
 import { bindDocuments } from '../documents/bind-documents';
 import { checkFxRate } from '../rules/fx-rate';
 import { checkShares, MAX_SHARES_PER_LINE, type CheckedShare, type ShareInput } from '../rules/shares';
-import { loadWorkflow } from '../workflow/workflows';
 import { priceLine, totalsOf, type DocumentTotals, type PricedLine } from './pricing';
 import { readDocument, type DocumentView } from './read-document';
 
@@ -116,8 +116,16 @@ export interface CheckedLine {
 
 export async function prepareDocument(ctx: ServiceContext, input: PrepareDocumentInput): Promise<DocumentView> {
   const r = new Refusals();
-  const header = await checkHeader(ctx, input, r);
-  const refs = await lineReferences(ctx, input.lines, header.customer);
+  // The customer and the accounts and tax codes its lines name, in one statement.
+  const read = await findCustomerWithLineReferences(ctx.db, {
+    organizationId: ctx.principal.organizationId,
+    id: input.customer_id,
+    today: ctx.today,
+    accountIds: input.lines.flatMap((l) => (l.account_id ? [l.account_id] : [])),
+    taxCodeIds: input.lines.flatMap((l) => (l.tax_code_id ? [l.tax_code_id] : [])),
+  });
+  const header = await checkHeader(ctx, input, r, read?.customer);
+  const refs = await lineReferences(ctx, input.lines, header.customer, [], read);
   // Units taken from each trade line by the lines so far (a trade line may feed several lines).
   const tradeTaken = new Map<string, Decimal>();
   const checked = input.lines.map((line, i) => checkLine(r, line, i, { kind: input.kind, header, refs, tradeTaken, baseCurrency: ctx.org.baseCurrency }));
@@ -127,7 +135,7 @@ export async function prepareDocument(ctx: ServiceContext, input: PrepareDocumen
   r.throwIfAny();
   await checkCreditLeft(ctx, input.kind, header, totals);
   const customFields = input.custom_fields ?? {};
-  const customFieldErrors = await checkCustomFields(ctx.db, { organizationId: ctx.principal.organizationId, recordType: 'receivable_document', values: customFields });
+  const customFieldErrors = await checkCustomFields(ctx.db, { organizationId: ctx.principal.organizationId, recordType: 'receivable_document', values: customFields, definitions: cachedCustomFieldDefinitions(ctx, 'receivable_document') });
   if (customFieldErrors.length) throw refusal('custom_field_invalid', customFieldErrors);
 
   const id = await writeDocument(ctx, { input, header, lines, totals, tradeTaken, tradeLines: refs.tradeLines });
@@ -135,10 +143,10 @@ export async function prepareDocument(ctx: ServiceContext, input: PrepareDocumen
 }
 
 /** The header's rules: customer, currency and fx_rate, texts, what each kind carries, the original invoice. */
-export async function checkHeader(ctx: ServiceContext, input: PrepareDocumentInput, r: Refusals): Promise<Header> {
+export async function checkHeader(ctx: ServiceContext, input: PrepareDocumentInput, r: Refusals, customerRead?: Customer): Promise<Header> {
   const organizationId = ctx.principal.organizationId;
   const base = ctx.org.baseCurrency;
-  const customer = await findCustomer(ctx.db, { organizationId, id: input.customer_id, today: ctx.today });
+  const customer = customerRead ?? (await findCustomer(ctx.db, { organizationId, id: input.customer_id, today: ctx.today }));
   if (!customer) r.add('/customer_id', 'no such customer in this organization');
   else if (!customer.isActive) r.add('/customer_id', 'the customer is inactive');
 
@@ -188,6 +196,8 @@ export async function lineReferences(
   lines: PrepareLineInput[],
   customer: Customer | undefined,
   alsoTradeLineIds: string[] = [],
+  /** Accounts and tax codes already read with the customer (findCustomerWithLineReferences). */
+  read?: Pick<LineReferences, 'accounts' | 'taxCodes'>,
 ): Promise<LineReferences> {
   const { db } = ctx;
   const organizationId = ctx.principal.organizationId;
@@ -197,8 +207,8 @@ export async function lineReferences(
   const analyticIds = lines.flatMap((l) => (l.shares ?? []).map((s) => s.analytic_account_id));
   const tradeLineIds = [...new Set([...lines.map((l) => l.trade_line_id).filter(present), ...alsoTradeLineIds])];
   return {
-    accounts: await findAccountsByIds(db, { organizationId, ids: [...new Set(accountIds)] }),
-    taxCodes: await findTaxCodesByIds(db, { organizationId, ids: [...new Set(taxCodeIds)] }),
+    accounts: read?.accounts ?? (await findAccountsByIds(db, { organizationId, ids: [...new Set(accountIds)] })),
+    taxCodes: read?.taxCodes ?? (await findTaxCodesByIds(db, { organizationId, ids: [...new Set(taxCodeIds)] })),
     analyticAccounts: await findAnalyticAccountsByIds(db, { organizationId, ids: [...new Set(analyticIds)] }),
     tradeLines: await lockTradeLines(db, { organizationId, ids: tradeLineIds }),
   };
@@ -331,7 +341,7 @@ async function writeDocument(
   const { input, header, lines, totals } = d;
   const kind = input.kind;
   const projects = [...new Set(lines.flatMap((c) => c.projectIds))];
-  const def = await loadWorkflow(db, organizationId, 'receivable_document');
+  const def = await cachedWorkflow(ctx, 'receivable_document');
   const invoiceDate = ctx.today;
   const inserted = await insertDocument(db, {
     organizationId,

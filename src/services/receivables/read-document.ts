@@ -3,14 +3,13 @@
  * with lines, allocations, available transitions and timeline. Read only: it never writes, and never
  * answers a document of another organization (404, as for one that does not exist).
  */
-import { findAttachmentIds } from '../../db/queries/files';
-import { findAllocations, findDocument, findLines, findShares, findTimeline } from '../../db/queries/receivable-documents';
+import { findDocumentBundle } from '../../db/queries/receivable-documents';
 import { AppError } from '../../lib/errors';
 import { formatAmount, formatRate, formatUnitPrice } from '../../lib/money';
 import type { DocumentView } from '../../routers/receivables/invoices/schemas';
 import type { ServiceContext } from '../context';
 import { availableTransitions } from '../workflow/transitions';
-import { actorOf, loadWorkflow } from '../workflow/workflows';
+import { cachedActor, cachedWorkflow } from '../org-config-cache';
 import { receivableFacts } from './document-facts';
 import { documentHeaderView } from './document-view';
 
@@ -20,18 +19,11 @@ export async function readDocument(ctx: ServiceContext, input: { id: string }): 
   const { db } = ctx;
   const organizationId = ctx.principal.organizationId;
   const id = input.id;
-  const doc = await findDocument(db, { organizationId, id, today: ctx.today });
-  if (!doc) throw new AppError('not_found', { detail: 'No such receivables document in this organization' });
-
-  const [lines, allocationRows, timeline, attachmentIds, def, actor] = [
-    await findLines(db, { organizationId, documentId: id }),
-    await findAllocations(db, { organizationId, documentId: id }),
-    await findTimeline(db, { organizationId, documentId: id }),
-    await findAttachmentIds(db, { organizationId, recordType: 'receivable_document', recordId: id }),
-    await loadWorkflow(db, organizationId, 'receivable_document'),
-    await actorOf(db, ctx.principal),
-  ];
-  const shares = await findShares(db, { organizationId, lineIds: lines.map((l) => l.id) });
+  const bundle = await findDocumentBundle(db, { organizationId, id, today: ctx.today });
+  if (!bundle) throw new AppError('not_found', { detail: 'No such receivables document in this organization' });
+  const { doc, lines, shares, timeline, attachmentIds } = bundle;
+  const allocationRows = bundle.allocations;
+  const [def, actor] = [await cachedWorkflow(ctx, 'receivable_document'), await cachedActor(ctx)];
   const base = ctx.org.baseCurrency;
   const cur = doc.currency;
 
@@ -76,7 +68,7 @@ export async function readDocument(ctx: ServiceContext, input: { id: string }): 
       reverses_id: a.reversesId,
       reversed_by_id: a.reversedById,
     })),
-    available_transitions: availableTransitions(def, await receivableFacts(ctx, doc, def), actor),
+    available_transitions: availableTransitions(def, await receivableFacts(ctx, doc, def, undefined, { timeline, allocations: allocationRows }), actor),
     timeline: timeline.map((e) => ({
       action_key: e.actionKey,
       actor_member_id: e.actorMemberId,
