@@ -42,6 +42,33 @@ export interface OpenDatabaseOptions {
   onQuery?: (query: string, parameters: unknown[]) => void;
 }
 
+/**
+ * The client with every query a named prepared statement, in transactions too. drizzle asks
+ * postgres.js for unnamed statements unless a query is given a name, so PostgreSQL would parse and
+ * plan each one every time; postgres.js keeps one prepared statement per connection and query text
+ * (re-preparing after a schema change on its own), and PostgreSQL chooses between custom and generic
+ * plans per statement as usual (plan_cache_mode).
+ */
+function preparing(client: postgres.Sql): postgres.Sql {
+  type Unsafe = postgres.Sql['unsafe'];
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      if (prop === 'unsafe') {
+        return ((query: string, parameters?: unknown[], options?: object) =>
+          target.unsafe(query, parameters as never, { ...options, prepare: true })) as Unsafe;
+      }
+      if (prop === 'begin' || prop === 'savepoint') {
+        const original = Reflect.get(target, prop, receiver) as (...args: unknown[]) => unknown;
+        return (...args: unknown[]) => {
+          const run = args.pop() as (tx: postgres.Sql) => unknown;
+          return original.call(target, ...args, (tx: postgres.Sql) => run(preparing(tx)));
+        };
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+}
+
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (opts.url) {
     const client = postgres(opts.url, {
@@ -50,11 +77,13 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       ...(opts.onQuery ? { debug: (_connection: number, query: string, parameters: unknown[]) => opts.onQuery!(query, parameters) } : {}),
       // numeric, date and timestamptz stay strings/Dates as drizzle expects.
     });
-    const db = drizzlePostgres(client, { schema }) as unknown as Database;
+    const db = drizzlePostgres(preparing(client), { schema }) as unknown as Database;
     return {
       db,
       kind: 'postgres',
-      migrate: () => migratePostgres(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+      // Migrations through the plain client: a migration's step may hold several commands, which a
+      // prepared statement cannot.
+      migrate: () => migratePostgres(drizzlePostgres(client, { schema }) as never, { migrationsFolder: MIGRATIONS_FOLDER }),
       close: () => client.end({ timeout: 5 }),
     };
   }
