@@ -4,6 +4,7 @@ import { createTestCustomer } from '../factories/customer';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { onPostgres, useTestApp } from '../helpers/app';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
+import { invoiceCreateTarget } from '../helpers/writes';
 
 /**
  * A process caches API-key principals (issue 13), checking its organization's auth epoch in the
@@ -100,5 +101,33 @@ describe.skipIf(!onPostgres)('cached principals across two server processes', ()
     const { id } = role as unknown as { id: string };
     await trpc(a, org.owner.session, 'organization.roles.update', { id, permissions: ['receivables.invoice.read'] }, role.revision);
     expect((await read(b, member.apiKey, customer.id)).status).toBe(403);
+  });
+
+  it("the organization's configuration a process caches (custom fields, workflow) is in force on the next request on the other process", async () => {
+    const org = await createTestOrganization(t.db);
+    const target = invoiceCreateTarget();
+    await target.setup!(t.db, org.id);
+    let n = 0;
+    const create = async (server: ServerProcess) => {
+      const res = await fetch(`${server.url}/v1/receivables/invoices`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.owner.apiKey}`, 'content-type': 'application/json', 'idempotency-key': `cfg-${++n}` },
+        body: JSON.stringify(target.body(`c${n}`)),
+      });
+      return { status: res.status, body: (await res.json()) as { code?: string; errors?: { pointer: string }[] } };
+    };
+    for (let i = 0; i < 3; i++) expect((await create(b)).status).toBe(201);
+
+    const res = await fetch(`${a.url}/trpc/settings.customFields.create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.owner.session}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ record_type: 'receivable_document', key: 'po_number', label: 'PO number', type: 'text', required: true }),
+    });
+    expect(res.status, await res.clone().text()).toBeLessThan(300);
+
+    const refused = await create(b);
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('custom_field_invalid');
+    expect(refused.body.errors?.map((e) => e.pointer)).toEqual(['/custom_fields/po_number']);
   });
 });
