@@ -54,15 +54,16 @@ export async function findDocument(db: Database, q: { organizationId: string; id
  * lines and their shares, its allocations, its timeline and its attachments' ids (each as
  * findLines, findShares, findAllocations, findTimeline and findAttachmentIds order them).
  */
-export async function findDocumentBundle(db: Database, q: { organizationId: string; id: string; today: string }) {
+function bundleQuery(db: Database) {
   const d = receivableDocuments;
   const org = sql`${d.organizationId}`;
-  const [row] = await db
+  const today = sql.placeholder('today') as unknown as string;
+  return db
     .select({
       doc: d,
       projectCode: analyticAccounts.code,
       projectName: analyticAccounts.name,
-      isGroupTransaction: isGroupCompanySql('receivable_documents.organization_id', 'receivable_documents.customer_id', q.today),
+      isGroupTransaction: isGroupCompanySql('receivable_documents.organization_id', 'receivable_documents.customer_id', today),
       lines: jsonRows(receivableDocumentLines, sql`organization_id = ${org} and document_id = ${d.id}`, ['line_no']),
       shares: jsonRows(
         receivableLineShares,
@@ -76,7 +77,17 @@ export async function findDocumentBundle(db: Database, q: { organizationId: stri
     })
     .from(d)
     .leftJoin(analyticAccounts, and(eq(analyticAccounts.organizationId, d.organizationId), eq(analyticAccounts.id, d.projectId)))
-    .where(and(eq(d.organizationId, q.organizationId), eq(d.id, q.id)));
+    .where(and(eq(d.organizationId, sql.placeholder('organizationId')), eq(d.id, sql.placeholder('id'))))
+    .prepare('receivable_document_bundle');
+}
+
+/** The bundle's query, built once per database handle (the pool's lives as long as the process). */
+const bundleQueries = new WeakMap<Database, ReturnType<typeof bundleQuery>>();
+
+export async function findDocumentBundle(db: Database, q: { organizationId: string; id: string; today: string }) {
+  let query = bundleQueries.get(db);
+  if (!query) bundleQueries.set(db, (query = bundleQuery(db)));
+  const [row] = await query.execute({ organizationId: q.organizationId, id: q.id, today: q.today });
   if (!row) return undefined;
   const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as string[];
   return {
