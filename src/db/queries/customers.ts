@@ -37,11 +37,21 @@ export function groupCustomerIdsSql(organizationId: string, today: string): SQL 
   return sql`array(select m.customer_id from ${groupMappingsFromSql(organizationId, today)})`;
 }
 
-export async function findCustomer(db: Database, q: { organizationId: string; id: string; today: string }) {
-  const [row] = await db
-    .select({ customer: customers, isGroupCompany: isGroupCompanySql('customers.organization_id', 'customers.id', q.today) })
+function customerQuery(db: Database) {
+  return db
+    .select({ customer: customers, isGroupCompany: isGroupCompanySql('customers.organization_id', 'customers.id', sql.placeholder('today') as unknown as string) })
     .from(customers)
-    .where(and(eq(customers.organizationId, q.organizationId), eq(customers.id, q.id)));
+    .where(and(eq(customers.organizationId, sql.placeholder('organizationId')), eq(customers.id, sql.placeholder('id'))))
+    .prepare('customer_by_id');
+}
+
+/** findCustomer's query, built once per database handle (the pool's lives as long as the process). */
+const customerQueries = new WeakMap<Database, ReturnType<typeof customerQuery>>();
+
+export async function findCustomer(db: Database, q: { organizationId: string; id: string; today: string }) {
+  let query = customerQueries.get(db);
+  if (!query) customerQueries.set(db, (query = customerQuery(db)));
+  const [row] = await query.execute({ organizationId: q.organizationId, id: q.id, today: q.today });
   return row ? { ...row.customer, isGroupCompany: Boolean(row.isGroupCompany) } : undefined;
 }
 
