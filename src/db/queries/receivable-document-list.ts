@@ -146,6 +146,9 @@ export function listDocumentsQuery(db: Database, q: ListQuery) {
       projectCode: analyticAccounts.code,
       projectName: analyticAccounts.name,
       isGroupTransaction: isGroupCompanySql('receivable_documents.organization_id', 'receivable_documents.customer_id', q.today),
+      // Per row of the page only (the subquery runs after the limit): the document's attachments, oldest first.
+      attachmentIds: sql<string[]>`(select coalesce(json_agg(a.file_id order by a.ordinal), '[]'::json) from ${fileAttachments} a
+        where a.organization_id = ${d.organizationId} and a.record_type = 'receivable_document' and a.record_id = ${d.id})`,
     })
     .from(d)
     .leftJoin(analyticAccounts, and(eq(analyticAccounts.organizationId, d.organizationId), eq(analyticAccounts.id, d.projectId)))
@@ -154,7 +157,7 @@ export function listDocumentsQuery(db: Database, q: ListQuery) {
     .limit(q.take);
 }
 
-/** One page of document headers (limit + 1 rows), with the project and the group flag in the same statement. */
+/** One page of document headers (limit + 1 rows), with the project, the group flag and the attachments in the same statement. */
 export async function listDocuments(db: Database, q: ListQuery) {
   const rows = await listDocumentsQuery(db, q);
   return rows.map((r) => ({
@@ -163,27 +166,10 @@ export async function listDocuments(db: Database, q: ListQuery) {
     projectCode: r.projectCode,
     projectName: r.projectName,
     isGroupTransaction: Boolean(r.isGroupTransaction),
+    attachmentIds: (typeof r.attachmentIds === 'string' ? JSON.parse(r.attachmentIds) : r.attachmentIds) as string[],
   }));
 }
 
-/** Attachment ids of a page of documents in one query, oldest attachment first per document. */
-export async function findAttachmentIdsOf(db: Database, q: { organizationId: string; documentIds: string[] }): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  if (!q.documentIds.length) return out;
-  const rows = await db
-    .select({ recordId: fileAttachments.recordId, fileId: fileAttachments.fileId })
-    .from(fileAttachments)
-    .where(
-      and(
-        eq(fileAttachments.organizationId, q.organizationId),
-        eq(fileAttachments.recordType, 'receivable_document'),
-        inArray(fileAttachments.recordId, q.documentIds),
-      ),
-    )
-    .orderBy(asc(fileAttachments.recordId), asc(fileAttachments.ordinal));
-  for (const r of rows) out.set(r.recordId, [...(out.get(r.recordId) ?? []), r.fileId]);
-  return out;
-}
 
 /** Issued documents in an invoice-date range, counted up to `cap` (an index range scan of at most `cap` entries). */
 export async function countRangeUpTo(db: Database, q: { organizationId: string; from?: string; to?: string; cap: number }): Promise<number> {

@@ -6,7 +6,6 @@
 import { cachedWorkflow } from '../org-config-cache';
 import {
   countRangeUpTo,
-  findAttachmentIdsOf,
   listDocuments as listDocumentRows,
   SORT_VALUE_PATTERN,
   type ListFilters,
@@ -79,11 +78,10 @@ export async function listDocuments(ctx: ServiceContext, input: ListDocumentsInp
       : false;
   const rows = await listDocumentRows(db, { organizationId, today: ctx.today, sort, order, filters, after, take: limit + 1, rangeFirst });
   const page = rows.slice(0, limit);
-  const attachments = await findAttachmentIdsOf(db, { organizationId, documentIds: page.map((r) => r.id) });
   const last = page[page.length - 1];
 
   return {
-    documents: page.map((doc) => documentHeaderView(doc, { def, baseCurrency: ctx.org.baseCurrency, attachmentIds: attachments.get(doc.id) ?? [] })),
+    documents: page.map((doc) => documentHeaderView(doc, { def, baseCurrency: ctx.org.baseCurrency, attachmentIds: doc.attachmentIds })),
     next_cursor: rows.length > limit && last ? encodeCursor(secret, binding, { value: last.sortValue, id: last.id }) : null,
   };
 }
