@@ -1,8 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
@@ -90,8 +87,10 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
   const onDisk = Boolean(opts.dataDir) && !opts.dataDir!.startsWith('memory://');
   const release = onDisk ? acquireEmbeddedLock(opts.dataDir!) : () => {};
   try {
+    // Loaded only for the embedded database: a process on PostgreSQL never holds PGlite (about 35 MB).
+    const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
     const client = await PGlite.create({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, extensions: { pg_trgm } });
-    const handle = pgliteHandle(client);
+    const handle = await pgliteHandle(client);
     return {
       ...handle,
       close: async () => {
@@ -105,7 +104,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
   }
 }
 
-export function pgliteHandle(client: PGlite): DatabaseHandle {
+async function pgliteHandle(client: PGlite): Promise<DatabaseHandle> {
+  const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator')]);
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     db,

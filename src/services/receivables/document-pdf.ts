@@ -10,7 +10,7 @@ import { findDocumentRow, findLines } from '../../db/queries/receivable-document
 import { countryAlpha2 } from '../../lib/code-lists';
 import type { ServiceContext } from '../context';
 import { readEinvoiceStatus } from '../einvoicing/document-status';
-import { renderDocumentPdf, type PdfDocument } from '../einvoicing/pdf/render-document-pdf';
+import type { PdfDocument } from '../einvoicing/pdf/render-document-pdf';
 import { readDocument } from './read-document';
 
 export interface DocumentPdf {
@@ -49,6 +49,8 @@ export async function documentPdf(ctx: ServiceContext, input: { id: string }): P
   const einvoice = await readEinvoiceStatus(ctx, input);
   const taxTypes = new Map((await findLines(ctx.db, { organizationId, documentId: doc.id })).map((l) => [l.id, l.taxType]));
   const original = doc.original_invoice_id ? await findDocumentRow(ctx.db, { organizationId, id: doc.original_invoice_id }) : undefined;
+  // pdfkit and its fonts are loaded on the first PDF, not by every process at start (about 17 MB).
+  const { renderDocumentPdf } = await import('../einvoicing/pdf/render-document-pdf');
   const content = await renderDocumentPdf({
     document: {
       ...doc,
