@@ -130,7 +130,17 @@ export const receivableDocuments = pgTable(
     // sorts the rest of the organization after a deep cursor).
     index('receivable_documents_org_kind_reference_asc').on(t.organizationId, t.kind, sql`(${t.reference} is null)`, sql`(coalesce(${t.reference}, '') collate "C")`, t.id),
     index('receivable_documents_org_kind_reference_desc').on(t.organizationId, t.kind, sql`(${t.reference} is not null)`, sql`(coalesce(${t.reference}, '') collate "C")`, t.id),
-    index('receivable_documents_search_trgm').using('gin', t.searchText.op('gin_trgm_ops')),
+    // The list's q (see searchCondition in queries/receivable-document-list): a match at the first
+    // character by a btree range on the lowered text, a match further on by trigrams of the rest.
+    index('receivable_documents_search_prefix').on(t.organizationId, sql`lower(left(${t.searchText}, 100)) text_pattern_ops`),
+    index('receivable_documents_search_rest_trgm').using('gin', sql`substr(${t.searchText}, 2) gin_trgm_ops`),
+    // Issued documents not created within a few days of their invoice date (openings; see offDate
+    // in queries/receivable-document-list): an invoice-date range in creation order reads them apart.
+    index('receivable_documents_org_created_off_date')
+      .on(t.organizationId, t.createdAt, t.id)
+      .where(
+        sql`${t.issuedAt} is not null and (${t.createdAt} < ((${t.invoiceDate} - 4)::timestamp at time zone 'UTC') or ${t.createdAt} >= ((${t.invoiceDate} + 2)::timestamp at time zone 'UTC'))`,
+      ),
     index('receivable_documents_org_customer').on(t.organizationId, t.customerId),
     index('receivable_documents_org_original').on(t.organizationId, t.originalInvoiceId),
     foreignKey({ columns: [t.organizationId, t.customerId], foreignColumns: [customers.organizationId, customers.id] }),

@@ -71,10 +71,11 @@ export async function listDocuments(ctx: ServiceContext, input: ListDocumentsInp
   }
 
   const def = await loadWorkflow(db, organizationId, 'receivable_document');
-  // A narrow invoice-date range with another sort is read range first (see rangeFirst in the query).
+  // A narrow invoice-date range with another sort is read range first (see rangeFirst in the query);
+  // in creation order the query bounds the walk by itself (see creationRangeWhere).
   const hasRange = filters.invoiceDateFrom !== undefined || filters.invoiceDateTo !== undefined;
   const rangeFirst =
-    hasRange && sort !== 'invoice_date'
+    hasRange && sort !== 'invoice_date' && sort !== 'created_at'
       ? (await countRangeUpTo(db, { organizationId, from: filters.invoiceDateFrom, to: filters.invoiceDateTo, cap: RANGE_FIRST_CAP })) < RANGE_FIRST_CAP
       : false;
   const rows = await listDocumentRows(db, { organizationId, today: ctx.today, sort, order, filters, after, take: limit + 1, rangeFirst });
