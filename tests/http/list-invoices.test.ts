@@ -244,6 +244,13 @@ describe('GET /v1/receivables/invoices filters', () => {
     { name: 'q with a literal _ and %', params: () => ({ q: '_100%' }), keep: (s) => s.customerReference === 'PO_100%' },
     { name: 'q that a wildcard would match but the literal does not', params: () => ({ q: 'PO_10' }), keep: (s) => s.customerReference.includes('PO_10') },
     { name: 'q on the reference', params: (w) => ({ q: w.specs[1]!.reference!.toLowerCase() }), keep: (s, w) => s.reference === w.specs[1]!.reference },
+    // Matches at the first character of the search text (a reference, or a draft's customer
+    // reference) and further on are found by different indexes: both, and each alone.
+    { name: 'q, the start of a document number, any case', params: () => ({ q: 'dn-2' }), keep: (s) => s.reference?.startsWith('DN-2') === true },
+    { name: 'q, a document number without its first letter', params: () => ({ q: 'NV-20' }), keep: (s) => s.reference?.startsWith('INV-20') === true },
+    { name: 'q, the end of a document number', params: (w) => ({ q: w.specs[4]!.reference!.slice(-6) }), keep: (s, w) => s.reference?.endsWith(w.specs[4]!.reference!.slice(-6)) === true },
+    { name: "q, the start of a draft's customer reference", params: () => ({ q: 'po-1002' }), keep: (s) => s.customerReference.startsWith('PO-1002') },
+    { name: "q, a customer name's first letters", params: () => ({ q: 'alph' }), keep: (s) => s.legalName.startsWith('Alpha') },
     { name: 'invoice_date_from', params: () => ({ invoice_date_from: '2025-01-03' }), keep: (s) => s.issued && s.invoiceDate! >= '2025-01-03' },
     { name: 'invoice_date_to', params: () => ({ invoice_date_to: '2025-01-02' }), keep: (s) => s.issued && s.invoiceDate! <= '2025-01-02' },
     {
