@@ -109,7 +109,8 @@ export const receivableDocuments = pgTable(
     multipleProjects: boolean('multiple_projects').notNull().default(false),
     /**
      * Reference, customer reference and the customer's current legal name joined by U+001F, kept by
-     * database triggers (migration receivables-list-search) for the list's trigram search `q`.
+     * database triggers (migration receivables-list-search). The list's `q` no longer reads it (since
+     * migration list-1m it searches the references by their own indexes and names in customers).
      */
     searchText: text('search_text').notNull().default(''),
   },

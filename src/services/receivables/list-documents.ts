@@ -1,7 +1,8 @@
 /**
  * One page of the receivables list (contract 4.3, DESIGN section 9). Read only; it never reads
  * another organization's documents, and the page's cost never grows with the page size (a fixed
- * number of statements: the workflow, the page, the page's attachments).
+ * number of statements: the workflow, with q the customers whose name matches it, the page, the
+ * page's attachments).
  */
 import {
   countRangeUpTo,
