@@ -134,12 +134,11 @@ function uuidArray(ids: string[]): SQL {
 }
 
 /**
- * `name ilike '%term%'`, written as ILIKE itself compares (both sides lowered with the same
- * collation, then matched): lowering the term once and each name once is about three times cheaper
- * than ILIKE over every customer of the organization, which the planner reads whole at this size.
+ * `name ilike '%term%'`: with few customers the planner reads them all (3,030: 1 to 4 ms); with many,
+ * the customers' trigram index (customers_search_trgm) serves this very expression.
  */
 function nameMatches(name: SQL, term: string): SQL {
-  return sql`lower(${name}) like lower(${likePattern(term)})`;
+  return sql`${name} ilike ${likePattern(term)}`;
 }
 
 /** Customers of the organization whose legal name contains the term, up to `cap` (see nameMatches). */
