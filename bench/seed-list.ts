@@ -8,8 +8,10 @@ import { createAccount, createAnalyticAccount, createAnalyticAxis, createTaxCode
  * generate_series), for the list benchmark and the PostgreSQL plan checks. The shape:
  * - customers (documents / 330, at least 50): ~2% mapped to a sister company of the group;
  * - projects (customers / 1.5): every fourth document has one line charged to a project;
- * - ~91% sales invoices, 5% debit notes, 4% credit notes; 2% drafts (no reference, no invoice date);
- * - created_at two documents per instant (ties), 3 minutes apart; invoice dates over ~7 years;
+ * - ~91% sales invoices, 5% debit notes, 4% credit notes; 2% drafts (no reference);
+ * - created_at two documents per instant (ties), evenly over 7 years; an issued document's invoice
+ *   date is the day it was issued (an hour after it was created), as the service writes it, except
+ *   for opening balances (one in 199, is_opening), dated up to a year before they were created;
  * - ~1% settled by a receipt and an allocation (outstanding 0), the rest outstanding.
  * Every derived column (totals, outstanding, project, search text) is written consistent with the
  * rows, so the same answers come out as if the documents had been prepared and issued one by one.
@@ -92,21 +94,28 @@ export async function seedListOrganization(
         c.ids[(1 + (g * 7919) % ${customerCount})::int] as customer_id,
         c.names[(1 + (g * 7919) % ${customerCount})::int] as legal_name,
         'PO-' || lpad(((g * 104729) % 1000000)::text, 6, '0') as customer_reference,
-        date '2019-01-01' + (g * 2557 / ${n})::int as invoice_date,
-        timestamptz '2019-01-01 00:00:00+00' + (g / 2) * interval '3 minutes' as created_at,
+        -- An issued document's invoice date is the day it was issued (in the organization's time
+        -- zone), an hour after it was created; a draft's is the day it was created. Opening balances
+        -- (brought in by migration, one in 199) carry an invoice date up to a year before they were created.
+        ((ts.created_at + case when g % 50 <> 1 then interval '1 hour' else interval '0' end) at time zone 'Asia/Kuala_Lumpur')::date
+          - case when g % 199 = 5 and g % 50 <> 1 then (1 + (g * 31) % 365)::int else 0 end as invoice_date,
+        g % 199 = 5 and g % 50 <> 1 as opening,
+        ts.created_at,
         (10 + (g * 7777) % 500000 / 100.0)::numeric(20, 4) as net,
         case when g % 4 = 0 then p.ids[(1 + (g / 4) % ${projectCount})::int] end as project_id,
         g % 97 = 0 and g % 50 <> 1 and g % 25 <> 3 as settled
-      from generate_series(1::bigint, ${n}::bigint) g, c, p`);
+      from generate_series(1::bigint, ${n}::bigint) g, c, p,
+        -- Two documents per instant (ties), evenly over seven years (2019 to 2025).
+        lateral (select timestamptz '2019-01-01 00:00:00+00' + (g / 2) * (interval '2557 days' / ${sql.raw(String(Math.ceil(n / 2) + 1))}) as created_at) ts`);
     step('documents planned');
     await run(sql`
       insert into receivable_documents (organization_id, id, kind, state, revision, reference, customer_id, customer_reference, currency, fx_rate,
-        invoice_date, due_on, payment_terms_days, prepared_by, created_at, issued_at, reason, buyer, seller,
+        invoice_date, due_on, payment_terms_days, prepared_by, created_at, issued_at, is_opening, reason, buyer, seller,
         net_total, tax_total, gross_amount, gross_base, outstanding, outstanding_base, project_id, multiple_projects, search_text)
       select ${organizationId}::uuid, id, kind, case when issued then 'issued' else 'draft' end, case when issued then 2 else 1 end,
         case when issued then (case kind when 'sales_invoice' then 'INV' when 'customer_debit_note' then 'DN' else 'CN' end) || '-' || lpad(g::text, 8, '0') end,
         customer_id, customer_reference, 'MYR', 1, invoice_date, invoice_date + 30, 30, ${owner.id}::uuid, created_at,
-        case when issued then created_at + interval '1 hour' end,
+        case when issued then created_at + interval '1 hour' end, opening,
         case when kind = 'customer_credit_note' then 'Returned goods' end,
         case when issued then jsonb_build_object('name', legal_name, 'address', jsonb_build_object('country_code', 'MY'), 'email', null, 'phone', null,
           'registration_no', null, 'registration_type', null, 'sst_no', null, 'tin', null) end,

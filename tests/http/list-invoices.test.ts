@@ -244,6 +244,13 @@ describe('GET /v1/receivables/invoices filters', () => {
     { name: 'q with a literal _ and %', params: () => ({ q: '_100%' }), keep: (s) => s.customerReference === 'PO_100%' },
     { name: 'q that a wildcard would match but the literal does not', params: () => ({ q: 'PO_10' }), keep: (s) => s.customerReference.includes('PO_10') },
     { name: 'q on the reference', params: (w) => ({ q: w.specs[1]!.reference!.toLowerCase() }), keep: (s, w) => s.reference === w.specs[1]!.reference },
+    // Matches at the first character of the search text (a reference, or a draft's customer
+    // reference) and further on are found by different indexes: both, and each alone.
+    { name: 'q, the start of a document number, any case', params: () => ({ q: 'dn-2' }), keep: (s) => s.reference?.startsWith('DN-2') === true },
+    { name: 'q, a document number without its first letter', params: () => ({ q: 'NV-20' }), keep: (s) => s.reference?.startsWith('INV-20') === true },
+    { name: 'q, the end of a document number', params: (w) => ({ q: w.specs[4]!.reference!.slice(-6) }), keep: (s, w) => s.reference?.endsWith(w.specs[4]!.reference!.slice(-6)) === true },
+    { name: "q, the start of a draft's customer reference", params: () => ({ q: 'po-1002' }), keep: (s) => s.customerReference.startsWith('PO-1002') },
+    { name: "q, a customer name's first letters", params: () => ({ q: 'alph' }), keep: (s) => s.legalName.startsWith('Alpha') },
     { name: 'invoice_date_from', params: () => ({ invoice_date_from: '2025-01-03' }), keep: (s) => s.issued && s.invoiceDate! >= '2025-01-03' },
     { name: 'invoice_date_to', params: () => ({ invoice_date_to: '2025-01-02' }), keep: (s) => s.issued && s.invoiceDate! <= '2025-01-02' },
     {
@@ -300,6 +307,43 @@ describe('GET /v1/receivables/invoices filters', () => {
     expect(theirs.documents.every((d: any) => !mine.has(d.id))).toBe(true);
   });
 
+  it('q on a name that many customers carry (read in the statement) and on one that few carry (read first) answers alike', async () => {
+    // Up to 32 customers matching a name, their documents are read per customer; more, and the
+    // statement reads the customers itself. Both must give exactly the plain substring search.
+    const org = await createTestOrganization(t.db);
+    const ref = await createReceivablesSetup(t.db, org.id);
+    const token = org.owner.apiKey;
+    const many: { id: string; legalName: string }[] = [];
+    for (let i = 0; i < 34; i++) many.push(await createTestCustomer(t.db, org.id, { legalName: `Widely Shared ${i} Sdn Bhd` }));
+    const rare = await createTestCustomer(t.db, org.id, { legalName: 'Seldom Seen Berhad' });
+    const docs: { id: string; customer: string }[] = [];
+    for (const [i, c] of [...many.slice(0, 5), rare, many[33]!, rare].entries()) {
+      const res = await post(URL, { kind: 'sales_invoice', customer_id: c.id, customer_reference: i === 2 ? 'WIDELY-REF' : `R-${i}`, lines: [{ account_id: ref.revenue.id, description: 'X', quantity: '1', unit_price: `${i + 1}.00`, tax_code_id: ref.sv8.id }] }, token);
+      expect(res.statusCode, res.body).toBe(201);
+      docs.push({ id: res.json().id, customer: c.legalName });
+    }
+    const expectedFor = async (term: string, sort: string, order: 'asc' | 'desc') => {
+      const key = sort === 'reference' ? `d.reference collate "C" ${order} nulls last` : `d.${sort} ${order}`;
+      const rows = await queryRows<{ id: string }>(
+        t.db,
+        sql`select d.id from receivable_documents d join customers c on c.organization_id = d.organization_id and c.id = d.customer_id
+            where d.organization_id = ${org.id} and (coalesce(d.reference, '') ilike ${`%${term}%`} or d.customer_reference ilike ${`%${term}%`} or c.legal_name ilike ${`%${term}%`})
+            order by ${sql.raw(key)}, d.id ${sql.raw(order)}`,
+      );
+      return rows.map((r) => r.id);
+    };
+    for (const term of ['widely', 'seldom', 'shared 3']) {
+      for (const sort of ['created_at', 'gross_amount'] as const) {
+        for (const order of ['desc', 'asc'] as const) {
+          const want = await expectedFor(term, sort, order);
+          expect(want.length, term).toBeGreaterThan(0);
+          const { docs: got } = await walk(token, { q: term, sort, order }, 2);
+          expect(got.map((d) => d.id), `${term} ${sort} ${order}`).toEqual(want);
+        }
+      }
+    }
+  });
+
   it('the q search follows a rename of the customer', async () => {
     const org = await createTestOrganization(t.db);
     const ref = await createReceivablesSetup(t.db, org.id);
@@ -311,6 +355,102 @@ describe('GET /v1/receivables/invoices filters', () => {
     await queryRows(t.db, sql`update customers set legal_name = 'Brand New Berhad' where organization_id = ${org.id} and id = ${c.id}`);
     expect(await find('old name')).toEqual([]);
     expect(await find('brand new')).toEqual([res.json().id]);
+  });
+});
+
+describe('GET /v1/receivables/invoices: an invoice-date range in creation order', () => {
+  // The list reads documents created within a few days of their invoice date between the bounds the
+  // range implies, and the others (openings, long-kept drafts) apart; the answer must be exactly the
+  // plain filter's, whatever the distance between creation and invoice date, at each boundary.
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  /** Creation relative to the invoice date's midnight UTC (ms); the bounds are -4 days and +2 days. */
+  const OFFSETS = [HOUR, 10 * HOUR, -3 * DAY, -4 * DAY, 2 * DAY - 0.001, -4 * DAY - 0.001, 2 * DAY, -400 * DAY, 90 * DAY, 730 * DAY, 23 * HOUR, -1];
+
+  async function rangeWorld() {
+    const org = await createTestOrganization(t.db);
+    const ref = await createReceivablesSetup(t.db, org.id);
+    const issuer = await createTestMember(t.db, org.id, { role: 'owner', name: 'Issuer' });
+    const c = await createTestCustomer(t.db, org.id, { legalName: 'Range Customer Sdn Bhd' });
+    const token = org.owner.apiKey;
+    const ids: string[] = [];
+    for (let i = 0; i < 28; i++) {
+      const kind = i % 5 === 2 ? 'customer_debit_note' : 'sales_invoice';
+      const res = await post(URL, { kind, customer_id: c.id, lines: [{ account_id: ref.revenue.id, description: 'X', quantity: '1', unit_price: `${10 + i}.00`, tax_code_id: ref.sv8.id }] }, token);
+      expect(res.statusCode, res.body).toBe(201);
+      const id = res.json().id as string;
+      ids.push(id);
+      if (i < 24) await issueTestDocument(t.db, org.id, id, issuer.id, new Date('2025-01-01T04:00:00Z'));
+    }
+    for (let i = 0; i < ids.length; i++) {
+      const invoiceDate = `2025-01-${String(1 + ((i * 7) % 20)).padStart(2, '0')}`;
+      const createdAt = new Date(Date.parse(`${invoiceDate}T00:00:00Z`) + OFFSETS[i % OFFSETS.length]!);
+      // Microseconds matter at the bounds: written as text, not through a JS Date.
+      const micro = OFFSETS[i % OFFSETS.length] === 2 * DAY - 0.001 || OFFSETS[i % OFFSETS.length] === -4 * DAY - 0.001;
+      const text = micro ? `${new Date(Math.floor(createdAt.getTime())).toISOString().slice(0, 19)}.999999Z` : createdAt.toISOString();
+      await queryRows(
+        t.db,
+        sql`update receivable_documents set invoice_date = ${invoiceDate}::date, created_at = ${text}::timestamptz, is_opening = ${OFFSETS[i % OFFSETS.length]! >= 90 * DAY}
+            where organization_id = ${org.id} and id = ${ids[i]!}::uuid`,
+      );
+    }
+    // Ties on created_at across invoice dates (on-date with off-date, on-date with on-date).
+    for (const [a, b] of [[0, 8], [1, 13], [14, 15]] as const) {
+      await queryRows(t.db, sql`update receivable_documents set created_at = (select created_at from receivable_documents where organization_id = ${org.id} and id = ${ids[a]!}::uuid)
+        where organization_id = ${org.id} and id = ${ids[b]!}::uuid`);
+    }
+    // One settled invoice, for the outstanding filter.
+    const settledDoc = (await get(`${URL}/${ids[0]}`, token)).json();
+    const receipt = await recordReceipt(t.db, { organizationId: org.id, customerId: c.id, reference: 'OR-R', currency: 'MYR', amount: settledDoc.gross_amount, receivedOn: '2025-02-01', createdBy: org.owner.id });
+    await allocate(t.db, { organizationId: org.id, invoiceId: ids[0]!, receiptId: receipt.id, amount: settledDoc.gross_amount, effectiveOn: '2025-02-01', createdBy: org.owner.id });
+    return { org, token };
+  }
+
+  /** The plain filter, written independently of the list's query. */
+  async function expected(organizationId: string, p: { from?: string; to?: string; kind?: string; outstanding?: boolean }, order: 'asc' | 'desc') {
+    const rows = await queryRows<{ id: string }>(
+      t.db,
+      sql`select id from receivable_documents where organization_id = ${organizationId} and issued_at is not null
+          ${p.from ? sql`and invoice_date >= ${p.from}::date` : sql``} ${p.to ? sql`and invoice_date <= ${p.to}::date` : sql``}
+          ${p.kind ? sql`and kind = ${p.kind}` : sql``} ${p.outstanding ? sql`and outstanding <> 0` : sql``}
+          order by created_at ${sql.raw(order)}, id ${sql.raw(order)}`,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  it('answers exactly the plain filter, in order, each document once, on every page size', async () => {
+    const w = await rangeWorld();
+    const ranges: { from?: string; to?: string; kind?: string; outstanding?: boolean }[] = [
+      { from: '2025-01-05', to: '2025-01-12' },
+      { from: '2025-01-10' },
+      { to: '2025-01-08' },
+      { from: '2025-01-08', to: '2025-01-08' },
+      { from: '2025-01-01', to: '2025-01-20' },
+      { from: '2024-01-01', to: '2024-12-31' },
+      { from: '2025-01-03', to: '2025-01-15', kind: 'sales_invoice', outstanding: true },
+    ];
+    let compared = 0;
+    for (const r of ranges) {
+      for (const order of ['desc', 'asc'] as const) {
+        const want = await expected(w.org.id, r, order);
+        for (const limit of [1, 3, 100]) {
+          const params = { invoice_date_from: r.from, invoice_date_to: r.to, kind: r.kind, outstanding: r.outstanding ? 'true' : undefined, sort: 'created_at', order };
+          const { docs } = await walk(w.token, params, limit);
+          expect(docs.map((d) => d.id), `${JSON.stringify(r)} ${order} limit ${limit}`).toEqual(want);
+          compared += want.length;
+        }
+      }
+    }
+    // The world reaches both kinds of documents: created on their invoice date's days and far from them.
+    const [mix] = await queryRows<{ near: number; far: number }>(
+      t.db,
+      sql`select count(*) filter (where created_at >= (invoice_date - 4)::timestamp at time zone 'UTC' and created_at < (invoice_date + 2)::timestamp at time zone 'UTC')::int as near,
+                 count(*) filter (where created_at < (invoice_date - 4)::timestamp at time zone 'UTC' or created_at >= (invoice_date + 2)::timestamp at time zone 'UTC')::int as far
+          from receivable_documents where organization_id = ${w.org.id} and issued_at is not null`,
+    );
+    expect(Number(mix!.near)).toBeGreaterThan(8);
+    expect(Number(mix!.far)).toBeGreaterThan(6);
+    expect(compared).toBeGreaterThan(100);
   });
 });
 

@@ -58,6 +58,9 @@ export const customers = pgTable(
     index('customers_org_created').on(t.organizationId, t.createdAt, t.id),
     // The list's substring search (q) on code or legal name (pg_trgm, migration 0000_extensions).
     index('customers_search_trgm').using('gin', t.code.op('gin_trgm_ops'), t.legalName.op('gin_trgm_ops')),
+    // The receivables list's q on the customer's name, `lower(legal_name) like lower(term)` (see
+    // nameMatches in queries/receivable-document-list), when an organization has many customers.
+    index('customers_legal_name_lower_trgm').using('gin', sql`lower(${t.legalName}) gin_trgm_ops`),
   ],
 );
 

@@ -109,7 +109,8 @@ export const receivableDocuments = pgTable(
     multipleProjects: boolean('multiple_projects').notNull().default(false),
     /**
      * Reference, customer reference and the customer's current legal name joined by U+001F, kept by
-     * database triggers (migration receivables-list-search) for the list's trigram search `q`.
+     * database triggers (migration receivables-list-search). The list's `q` no longer reads it (since
+     * migration list-1m it searches the references by their own indexes and names in customers).
      */
     searchText: text('search_text').notNull().default(''),
   },
@@ -130,8 +131,20 @@ export const receivableDocuments = pgTable(
     // sorts the rest of the organization after a deep cursor).
     index('receivable_documents_org_kind_reference_asc').on(t.organizationId, t.kind, sql`(${t.reference} is null)`, sql`(coalesce(${t.reference}, '') collate "C")`, t.id),
     index('receivable_documents_org_kind_reference_desc').on(t.organizationId, t.kind, sql`(${t.reference} is not null)`, sql`(coalesce(${t.reference}, '') collate "C")`, t.id),
-    index('receivable_documents_search_trgm').using('gin', t.searchText.op('gin_trgm_ops')),
-    index('receivable_documents_org_customer').on(t.organizationId, t.customerId),
+    // The list's q on the references (see referencesMatch in queries/receivable-document-list): a
+    // match at the first character by a btree range on the lowered text, further on by trigrams of
+    // the rest. The expression is REFERENCES_TEXT's.
+    index('receivable_documents_references_prefix').on(t.organizationId, sql`lower(left((coalesce(${t.reference} || chr(31), '') || ${t.customerReference}), 100)) text_pattern_ops`),
+    index('receivable_documents_references_rest_trgm').using('gin', sql`substr((coalesce(${t.reference} || chr(31), '') || ${t.customerReference}), 2) gin_trgm_ops`),
+    // Issued documents not created within a few days of their invoice date (openings; see offDate
+    // in queries/receivable-document-list): an invoice-date range in creation order reads them apart.
+    index('receivable_documents_org_created_off_date')
+      .on(t.organizationId, t.createdAt, t.id)
+      .where(
+        sql`${t.issuedAt} is not null and (${t.createdAt} < ((${t.invoiceDate} - 4)::timestamp at time zone 'UTC') or ${t.createdAt} >= ((${t.invoiceDate} + 2)::timestamp at time zone 'UTC'))`,
+      ),
+    // A customer's documents; in creation order for q on a customer name (nameFirstWhere).
+    index('receivable_documents_org_customer_created').on(t.organizationId, t.customerId, t.createdAt, t.id),
     index('receivable_documents_org_original').on(t.organizationId, t.originalInvoiceId),
     foreignKey({ columns: [t.organizationId, t.customerId], foreignColumns: [customers.organizationId, customers.id] }),
     foreignKey({ columns: [t.organizationId, t.preparedBy], foreignColumns: [members.organizationId, members.id] }),

@@ -1,11 +1,13 @@
 /**
  * One page of the receivables list (contract 4.3, DESIGN section 9). Read only; it never reads
  * another organization's documents, and the page's cost never grows with the page size (a fixed
- * number of statements: the workflow, the page, the page's attachments).
+ * number of statements: with q the customers whose name matches it, then the page with its
+ * attachments; the workflow comes from the organization's configuration cache).
  */
 import { cachedWorkflow } from '../org-config-cache';
 import {
   countRangeUpTo,
+  nameCustomers as findNameCustomers,
   listDocuments as listDocumentRows,
   SORT_VALUE_PATTERN,
   type ListFilters,
@@ -38,6 +40,12 @@ export interface ListDocumentsInput {
 export const DEFAULT_LIMIT = 25;
 /** Up to this many documents in an invoice-date range, reading the range and sorting it beats walking another sort's index. */
 const RANGE_FIRST_CAP = 20_000;
+/**
+ * Up to this many customers whose legal name contains q, their documents are read per customer (in
+ * creation order) or through the customer index; more, and the matching documents are common
+ * enough for the sort's own index, filtered, to find a page at once.
+ */
+const NAME_CUSTOMERS_CAP = 32;
 
 /** Every document field but lines, allocations, timeline and available transitions; a signed cursor to the next page. */
 export async function listDocuments(ctx: ServiceContext, input: ListDocumentsInput): Promise<DocumentListPage> {
@@ -70,13 +78,16 @@ export async function listDocuments(ctx: ServiceContext, input: ListDocumentsInp
   }
 
   const def = await cachedWorkflow(ctx, 'receivable_document');
-  // A narrow invoice-date range with another sort is read range first (see rangeFirst in the query).
+  // A narrow invoice-date range with another sort is read range first (see rangeFirst in the query);
+  // in creation order the query bounds the walk by itself (see creationRangeWhere).
   const hasRange = filters.invoiceDateFrom !== undefined || filters.invoiceDateTo !== undefined;
   const rangeFirst =
-    hasRange && sort !== 'invoice_date'
+    hasRange && sort !== 'invoice_date' && sort !== 'created_at'
       ? (await countRangeUpTo(db, { organizationId, from: filters.invoiceDateFrom, to: filters.invoiceDateTo, cap: RANGE_FIRST_CAP })) < RANGE_FIRST_CAP
       : false;
-  const rows = await listDocumentRows(db, { organizationId, today: ctx.today, sort, order, filters, after, take: limit + 1, rangeFirst });
+  const named = filters.q !== undefined ? await findNameCustomers(db, { organizationId, term: filters.q, cap: NAME_CUSTOMERS_CAP + 1 }) : undefined;
+  const nameCustomers = named && named.length <= NAME_CUSTOMERS_CAP ? named : undefined;
+  const rows = await listDocumentRows(db, { organizationId, today: ctx.today, sort, order, filters, after, take: limit + 1, rangeFirst, nameCustomers });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
 
