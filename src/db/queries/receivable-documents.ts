@@ -18,17 +18,18 @@ export type DocumentRow = typeof receivableDocuments.$inferSelect;
 export type LineRow = typeof receivableDocumentLines.$inferSelect;
 
 export async function insertDocument(db: Database, values: typeof receivableDocuments.$inferInsert) {
-  const [row] = await db.insert(receivableDocuments).values(values).returning({ id: receivableDocuments.id });
+  const [row] = await db.insert(receivableDocuments).values(values).returning();
   return row;
 }
 
 export async function insertLines(db: Database, values: (typeof receivableDocumentLines.$inferInsert)[]) {
   if (!values.length) return [];
-  return db.insert(receivableDocumentLines).values(values).returning({ id: receivableDocumentLines.id, lineNo: receivableDocumentLines.lineNo });
+  return db.insert(receivableDocumentLines).values(values).returning();
 }
 
 export async function insertShares(db: Database, values: (typeof receivableLineShares.$inferInsert)[]) {
-  if (values.length) await db.insert(receivableLineShares).values(values);
+  if (!values.length) return [];
+  return db.insert(receivableLineShares).values(values).returning();
 }
 
 /** The header, with the project's code and name and the group flag as at `today`. */
@@ -83,6 +84,8 @@ function bundleQuery(db: Database) {
 
 /** The bundle's query, built once per database handle (the pool's lives as long as the process). */
 const bundleQueries = new WeakMap<Database, ReturnType<typeof bundleQuery>>();
+
+export type DocumentBundle = NonNullable<Awaited<ReturnType<typeof findDocumentBundle>>>;
 
 export async function findDocumentBundle(db: Database, q: { organizationId: string; id: string; today: string }) {
   let query = bundleQueries.get(db);

@@ -14,6 +14,7 @@ import { cachedCustomFieldDefinitions, cachedWorkflow } from '../org-config-cach
 import type Decimal from 'decimal.js';
 import { findCustomer, findCustomerWithLineReferences } from '../../db/queries/customers';
 import { insertDocument, insertLines, insertShares, issuedCreditsAgainst, lockDocument } from '../../db/queries/receivable-documents';
+import type { DocumentBundle } from '../../db/queries/receivable-documents';
 import { findAccountsByIds, findAnalyticAccountsByIds, findTaxCodesByIds, lockTradeLines, setTradeLineInvoiced } from '../../db/queries/reference-data';
 import type { DocumentKind } from '../../db/schema';
 import { isClassificationCode, isCurrency, isUnitCode } from '../../lib/code-lists';
@@ -27,7 +28,7 @@ import { bindDocuments } from '../documents/bind-documents';
 import { checkFxRate } from '../rules/fx-rate';
 import { checkShares, MAX_SHARES_PER_LINE, type CheckedShare, type ShareInput } from '../rules/shares';
 import { priceLine, totalsOf, type DocumentTotals, type PricedLine } from './pricing';
-import { readDocument, type DocumentView } from './read-document';
+import { documentView, type DocumentView } from './read-document';
 
 export type PrepareShareInput = ShareInput;
 
@@ -138,8 +139,9 @@ export async function prepareDocument(ctx: ServiceContext, input: PrepareDocumen
   const customFieldErrors = await checkCustomFields(ctx.db, { organizationId: ctx.principal.organizationId, recordType: 'receivable_document', values: customFields, definitions: cachedCustomFieldDefinitions(ctx, 'receivable_document') });
   if (customFieldErrors.length) throw refusal('custom_field_invalid', customFieldErrors);
 
-  const id = await writeDocument(ctx, { input, header, lines, totals, tradeTaken, tradeLines: refs.tradeLines });
-  return readDocument(ctx, { id });
+  // The answer is built from the rows just written (what a read would find), not read back.
+  const written = await writeDocument(ctx, { input, header, lines, totals, tradeTaken, refs });
+  return documentView(ctx, written);
 }
 
 /** The header's rules: customer, currency and fx_rate, texts, what each kind carries, the original invoice. */
@@ -334,8 +336,8 @@ export async function checkCreditLeft(ctx: ServiceContext, kind: DocumentKind, h
 /** Writes the draft, its lines and shares, the units taken from trade lines and the attachments; answers its id. */
 async function writeDocument(
   ctx: ServiceContext,
-  d: { input: PrepareDocumentInput; header: Header; lines: CheckedLine[]; totals: DocumentTotals; tradeTaken: Map<string, Decimal>; tradeLines: LineReferences['tradeLines'] },
-): Promise<string> {
+  d: { input: PrepareDocumentInput; header: Header; lines: CheckedLine[]; totals: DocumentTotals; tradeTaken: Map<string, Decimal>; refs: LineReferences },
+): Promise<DocumentBundle> {
   const { db } = ctx;
   const organizationId = ctx.principal.organizationId;
   const { input, header, lines, totals } = d;
@@ -370,19 +372,28 @@ async function writeDocument(
   });
   if (!inserted) throw new AppError('internal');
 
-  await writeLines(ctx, inserted.id, lines);
+  const written = await writeLines(ctx, inserted.id, lines);
   for (const [tradeLineId, taken] of d.tradeTaken) {
-    const row = d.tradeLines.find((t) => t.id === tradeLineId)!;
+    const row = d.refs.tradeLines.find((t) => t.id === tradeLineId)!;
     await setTradeLineInvoiced(db, { organizationId, id: tradeLineId, quantityInvoiced: new Dec(row.quantityInvoiced).plus(taken).toFixed() });
   }
   if (input.attachment_ids?.length) {
     await bindDocuments(ctx, { record_type: 'receivable_document', record_id: inserted.id, ids: input.attachment_ids, pointer: '/attachment_ids' });
   }
-  return inserted.id;
+  const project = inserted.projectId ? d.refs.analyticAccounts.find((a) => a.id === inserted.projectId) : undefined;
+  return {
+    doc: { ...inserted, projectCode: project?.code ?? null, projectName: project?.name ?? null, isGroupTransaction: Boolean(header.customer?.isGroupCompany) },
+    lines: written.lines,
+    shares: written.shares,
+    allocations: [],
+    timeline: [],
+    // A new record: every file given is bound to it, in the order given.
+    attachmentIds: input.attachment_ids ?? [],
+  };
 }
 
 /** Inserts a document's priced lines (numbered from 1 in the order given) and their shares. */
-export async function writeLines(ctx: ServiceContext, documentId: string, lines: CheckedLine[]): Promise<void> {
+export async function writeLines(ctx: ServiceContext, documentId: string, lines: CheckedLine[]) {
   const { db } = ctx;
   const organizationId = ctx.principal.organizationId;
   const lineRows = await insertLines(
@@ -411,11 +422,12 @@ export async function writeLines(ctx: ServiceContext, documentId: string, lines:
       tradeLineId: c.input.trade_line_id ?? null,
     })),
   );
-  await insertShares(
+  const shareRows = await insertShares(
     db,
     lines.flatMap((c, i) => {
       const lineId = lineRows.find((row) => row.lineNo === i + 1)!.id;
       return c.shares.map((s, position) => ({ organizationId, lineId, position, analyticAccountId: s.analyticAccountId, axisId: s.axisId, percentage: s.percentage }));
     }),
   );
+  return { lines: lineRows, shares: shareRows };
 }

@@ -3,7 +3,7 @@
  * with lines, allocations, available transitions and timeline. Read only: it never writes, and never
  * answers a document of another organization (404, as for one that does not exist).
  */
-import { findDocumentBundle } from '../../db/queries/receivable-documents';
+import { findDocumentBundle, type DocumentBundle } from '../../db/queries/receivable-documents';
 import { AppError } from '../../lib/errors';
 import { formatAmount, formatRate, formatUnitPrice } from '../../lib/money';
 import type { DocumentView } from '../../routers/receivables/invoices/schemas';
@@ -21,6 +21,14 @@ export async function readDocument(ctx: ServiceContext, input: { id: string }): 
   const id = input.id;
   const bundle = await findDocumentBundle(db, { organizationId, id, today: ctx.today });
   if (!bundle) throw new AppError('not_found', { detail: 'No such receivables document in this organization' });
+  return documentView(ctx, bundle);
+}
+
+/**
+ * The contract's view of a document from its rows: what a read answers, and what a create answers
+ * from the rows it has just written (the same rows a read would find, without reading them back).
+ */
+export async function documentView(ctx: ServiceContext, bundle: DocumentBundle): Promise<DocumentView> {
   const { doc, lines, shares, timeline, attachmentIds } = bundle;
   const allocationRows = bundle.allocations;
   const [def, actor] = [await cachedWorkflow(ctx, 'receivable_document'), await cachedActor(ctx)];
