@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { and, eq, gt } from 'drizzle-orm';
 import { queryRows, sql, type Database } from '../client';
 import { idempotencyKeys } from '../schema';
 
@@ -15,40 +14,54 @@ function lockId(ref: IdempotencyKeyRef): string {
   return createHash('sha256').update(JSON.stringify(['idempotency', ref.organizationId, ref.scope, ref.key])).digest().readBigInt64BE(0).toString();
 }
 
+
 /**
- * Takes the transaction-scoped advisory lock of a key without waiting; false when another
- * transaction holds it. Released at commit or rollback.
+ * The key's advisory lock taken without waiting and the row stored under it (unless expired), in
+ * one statement. The row is read in the statement's snapshot, taken before the lock: a request that
+ * got the lock just after another committed its answer may not see that answer here. It then runs
+ * the write and finds the answer when storing its own (upsertIdempotencyKey refuses to replace a
+ * live row), rolls back, and the caller retries and replays.
  */
-export async function tryLockIdempotencyKey(tx: Database, ref: IdempotencyKeyRef): Promise<boolean> {
-  const [row] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${lockId(ref)}::bigint) as locked`);
-  return row?.locked === true;
+export async function lockAndFindIdempotencyKey(tx: Database, q: IdempotencyKeyRef & { now: Date }) {
+  const [row] = await queryRows<{ locked: boolean; fingerprint: string | null; status: number | null; body: string | null; headers: unknown }>(
+    tx,
+    sql`with l as (select pg_try_advisory_xact_lock(${lockId(q)}::bigint) as locked)
+        select l.locked, k.fingerprint, k.status, k.body, k.headers
+        from l left join ${idempotencyKeys} k
+          on k.organization_id = ${q.organizationId} and k.scope = ${q.scope} and k.key = ${q.key} and k.expires_at > ${q.now.toISOString()}::timestamptz`,
+  );
+  const locked = row?.locked === true;
+  if (!row || row.fingerprint === null) return { locked, stored: undefined };
+  return {
+    locked,
+    stored: {
+      fingerprint: row.fingerprint,
+      status: Number(row.status),
+      body: row.body!,
+      headers: idempotencyKeys.headers.mapFromDriverValue(row.headers as string) as Record<string, string>,
+    },
+  };
 }
 
-/** The row stored under a key, unless it has expired by `now`. */
-export async function findUnexpiredIdempotencyKey(db: Database, q: IdempotencyKeyRef & { now: Date }) {
-  const [row] = await db
-    .select({ fingerprint: idempotencyKeys.fingerprint, status: idempotencyKeys.status, body: idempotencyKeys.body, headers: idempotencyKeys.headers })
-    .from(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.organizationId, q.organizationId),
-        eq(idempotencyKeys.scope, q.scope),
-        eq(idempotencyKeys.key, q.key),
-        gt(idempotencyKeys.expiresAt, q.now),
-      ),
-    );
-  return row;
-}
 
-/** Inserts the row of a key, replacing a row already stored under the same (organization, scope, key). */
+/**
+ * Inserts the row of a key, replacing a row left under the same (organization, scope, key) only when
+ * it has expired by `now`. False when a live row is there: another request stored its answer first.
+ */
 export async function upsertIdempotencyKey(
   db: Database,
-  q: IdempotencyKeyRef & { values: Omit<typeof idempotencyKeys.$inferInsert, 'organizationId' | 'scope' | 'key'> },
-) {
-  await db
+  q: IdempotencyKeyRef & { now: Date; values: Omit<typeof idempotencyKeys.$inferInsert, 'organizationId' | 'scope' | 'key'> },
+): Promise<boolean> {
+  const rows = await db
     .insert(idempotencyKeys)
     .values({ organizationId: q.organizationId, scope: q.scope, key: q.key, ...q.values })
-    .onConflictDoUpdate({ target: [idempotencyKeys.organizationId, idempotencyKeys.scope, idempotencyKeys.key], set: q.values });
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.organizationId, idempotencyKeys.scope, idempotencyKeys.key],
+      set: q.values,
+      setWhere: sql`${idempotencyKeys.expiresAt} <= ${q.now.toISOString()}::timestamptz`,
+    })
+    .returning({ key: idempotencyKeys.key });
+  return rows.length === 1;
 }
 
 /**

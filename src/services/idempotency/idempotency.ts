@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client';
 import {
   deleteExpiredIdempotencyKeysOfAllOrganizations,
-  findUnexpiredIdempotencyKey,
-  tryLockIdempotencyKey,
+  lockAndFindIdempotencyKey,
   upsertIdempotencyKey,
 } from '../../db/queries/idempotency';
 import { canonicalJson } from '../../lib/canonical-json';
@@ -91,20 +90,20 @@ function fromStoredHeaders(headers: Record<string, string>): { etag?: string; lo
   return { ...(headers.ETag ? { etag: headers.ETag } : {}), ...(headers.Location ? { location: headers.Location } : {}) };
 }
 
-/**
- * Takes the transaction-scoped advisory lock of a key without waiting; false when another
- * transaction (a request with the same key still running) holds it. Released at commit or rollback.
- */
-export async function tryLockKey(tx: Database, ref: KeyRef): Promise<boolean> {
-  return tryLockIdempotencyKey(tx, { organizationId: ref.organizationId, scope: ref.scope, key: ref.key });
+/** The key's lock taken without waiting, and the answer stored under it (unless expired), in one statement. */
+export async function lockAndFindStoredAnswer(tx: Database, ref: KeyRef, now: Date): Promise<{ locked: boolean; stored: StoredAnswer | undefined }> {
+  const { locked, stored } = await lockAndFindIdempotencyKey(tx, { organizationId: ref.organizationId, scope: ref.scope, key: ref.key, now });
+  if (!stored) return { locked, stored: undefined };
+  return { locked, stored: { fingerprint: stored.fingerprint, status: stored.status, body: JSON.parse(stored.body) as unknown, ...fromStoredHeaders(stored.headers) } };
 }
 
-/** The answer stored under a key, unless the key has expired. */
-export async function findStoredAnswer(tx: Database, ref: KeyRef, now: Date): Promise<StoredAnswer | undefined> {
-  const row = await findUnexpiredIdempotencyKey(tx, { organizationId: ref.organizationId, scope: ref.scope, key: ref.key, now });
-  if (!row) return undefined;
-  return { fingerprint: row.fingerprint, status: row.status, body: JSON.parse(row.body) as unknown, ...fromStoredHeaders(row.headers) };
+/** Thrown by storeAnswer when another request stored its answer under the key first. */
+export class AnswerStoredMeanwhile extends Error {
+  constructor() {
+    super('another request stored its answer under this Idempotency-Key first');
+  }
 }
+
 
 /**
  * Stores a completed success in the write's own transaction. A row left by an expired use of the
@@ -120,7 +119,7 @@ export async function storeAnswer(tx: Database, ref: KeyRef, answer: StoredAnswe
     createdAt: now,
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
   };
-  await upsertIdempotencyKey(tx, { organizationId: ref.organizationId, scope: ref.scope, key: ref.key, values });
+  if (!(await upsertIdempotencyKey(tx, { organizationId: ref.organizationId, scope: ref.scope, key: ref.key, now, values }))) throw new AnswerStoredMeanwhile();
 }
 
 /**

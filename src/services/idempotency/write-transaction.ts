@@ -3,14 +3,14 @@ import type { FaultHooks } from '../../deps';
 import { AppError } from '../../lib/errors';
 import type { Principal } from '../access/principal';
 import {
-  findStoredAnswer,
+  AnswerStoredMeanwhile,
+  lockAndFindStoredAnswer,
   idempotencyKeyRequired,
   idempotencyScope,
   IN_PROGRESS_RETRY_AFTER_SECONDS,
   parseIdempotencyKey,
   requestFingerprint,
   storeAnswer,
-  tryLockKey,
   type KeyRef,
 } from './idempotency';
 
@@ -59,7 +59,8 @@ export interface WriteSteps<R> {
  *
  * 1. Read the Idempotency-Key: required with an API key (422 idempotency_key_required), optional and
  *    honoured with a session; scoped to the API key, or to the session's member.
- * 2. Open the transaction; take the key's transaction-scoped advisory lock without waiting.
+ * 2. Open the transaction; take the key's transaction-scoped advisory lock without waiting, and look
+ *    up the stored answer in the same statement.
  * 3. A stored answer of the same fingerprint is replayed; of another, 409 idempotency_key_reused.
  *    No stored answer and the lock held elsewhere: the first request is still running, 409
  *    idempotency_in_progress with the seconds to wait before retrying.
@@ -67,6 +68,17 @@ export interface WriteSteps<R> {
  *    the record nor the key. A refusal rolls everything back and stores nothing.
  */
 export async function runWrite<R>(deps: WriteDeps, req: WriteRequest, steps: WriteSteps<R>): Promise<R> {
+  try {
+    return await runWriteOnce(deps, req, steps);
+  } catch (e) {
+    // Another request with the key committed its answer between this one's look-up and its store
+    // (see lockAndFindIdempotencyKey): everything here rolled back; once more finds that answer.
+    if (e instanceof AnswerStoredMeanwhile) return runWriteOnce(deps, req, steps);
+    throw e;
+  }
+}
+
+async function runWriteOnce<R>(deps: WriteDeps, req: WriteRequest, steps: WriteSteps<R>): Promise<R> {
   const key = parseIdempotencyKey(req.idempotencyKey);
   if (!key && req.principal.via === 'api_key') throw idempotencyKeyRequired();
   const ref: KeyRef | undefined = key ? { organizationId: req.principal.organizationId, scope: idempotencyScope(req.principal), key } : undefined;
@@ -79,10 +91,9 @@ export async function runWrite<R>(deps: WriteDeps, req: WriteRequest, steps: Wri
     return await deps.db.transaction(async (t) => {
       const tx = t as unknown as Database;
       if (ref) {
-        const locked = await tryLockKey(tx, ref);
-        // Read after the lock attempt: a committed answer is visible to this statement. Without the
-        // lock, a stored answer means the holder is only replaying it too, so it can be replayed here.
-        const stored = await findStoredAnswer(tx, ref, now);
+        // One statement: the lock attempt and the look-up. Without the lock, a stored answer means the
+        // holder is only replaying it too, so it can be replayed here.
+        const { locked, stored } = await lockAndFindStoredAnswer(tx, ref, now);
         if (!locked && !stored) {
           throw new AppError('idempotency_in_progress', {
             detail: 'The first request with this Idempotency-Key is still running; retry after Retry-After seconds',
