@@ -111,7 +111,8 @@ async function guardCachedKey(
       organizationId: entry.authenticated.principal.organizationId,
       address: req.ip,
       epoch: entry.epoch,
-      now,
+      // Read again: an authentication may have taken a while, and the window counts from now.
+      now: deps.now(),
     });
     if ('addressRefused' in checked) throw rateLimitedError(checked.addressRefused);
     if (!checked.epochMatches) {

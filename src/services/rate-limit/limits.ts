@@ -189,13 +189,7 @@ export class RateLimits {
             ${upsert})
           select k.points as kp, k.expire as ke, o.points as op, o.expire as oe from k left join o on true`,
     );
-    const stateOf = (name: LimitState['name'], limit: number, points: number, until: Date | string | null): LimitState => ({
-      name,
-      limit,
-      remaining: Math.max(0, limit - points),
-      resetSeconds: until ? Math.max(0, Math.ceil((new Date(until).getTime() - now.getTime()) / 1000)) : 0,
-      allowed: points <= limit,
-    });
+    const stateOf = (name: LimitState['name'], limit: number, points: number, until: Date | string | null) => this.stateOf(name, limit, points, until, now);
     const key = stateOf('key', this.settings.perKey, Number(row!.kp), row!.ke);
     if (!key.allowed || row!.op === null) return [key];
     return tightestFirst([key, stateOf('organization', this.settings.perOrganization, Number(row!.op), row!.oe)]);
@@ -274,9 +268,15 @@ export class RateLimits {
       name,
       limit,
       remaining: Math.max(0, limit - points),
-      resetSeconds: until ? Math.max(0, Math.ceil((new Date(until).getTime() - now.getTime()) / 1000)) : 0,
+      // Never more than the window: a counter opened by a request that started after this one (its
+      // clock read later) ends at most a window from now.
+      resetSeconds: until ? Math.min(this.windowOf(name), Math.max(0, Math.ceil((new Date(until).getTime() - now.getTime()) / 1000))) : 0,
       allowed: points <= limit,
     };
+  }
+
+  private windowOf(name: LimitState['name']): number {
+    return name === 'address' ? this.settings.authFailureWindowSeconds : this.settings.windowSeconds;
   }
 
   /** hitKey on Redis in one round trip (HIT_KEY_LUA): the keys RateLimiterRedis uses for the same limits. */
