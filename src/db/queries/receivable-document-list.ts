@@ -37,9 +37,25 @@ export interface ListQuery {
   take: number;
   /** With an invoice-date range and another sort: read the range first (see rangeFirst). */
   rangeFirst?: boolean;
-  /** With q: the customers whose legal name contains it, when they are few (nameCustomers); else read in the statement. */
-  nameCustomers?: string[];
 }
+
+/**
+ * With q, how the customers whose legal name contains it are matched: inside the page's statement
+ * they are the rows of the CTE `nc` (see qPageWhere), few (at most NAME_CUSTOMERS_CAP: their ids
+ * as an array, which a customer index can take) or many (a hashed look-up while the sort's index is
+ * walked). Without a mode (a bare listClauses) the condition reads customers by itself.
+ */
+type NameMode = 'few' | 'many';
+interface PageQuery extends ListQuery {
+  names?: NameMode;
+}
+
+/**
+ * Up to this many customers whose legal name contains q, their documents are read per customer (in
+ * creation order) or through the customer index; more, and the matching documents are common
+ * enough for the sort's own index, filtered, to find a page at once.
+ */
+export const NAME_CUSTOMERS_CAP = 32;
 
 /** Text form of each sort key, exact enough to be cast back (timestamps keep their microseconds). */
 const SORT_VALUE: Record<ListSort, SQL<string | null>> = {
@@ -122,15 +138,14 @@ function referencesMatch(term: string): SQL {
   return sql`(lower(left(${text}, 100)) like lower(${`${escapeLike(term)}%`}) or substr(${text}, 2) ilike ${likePattern(term)})`;
 }
 
-function searchCondition(q: ListQuery, term: string): SQL {
-  const named = q.nameCustomers
-    ? sql`${d.customerId} = any(${uuidArray(q.nameCustomers)})`
-    : sql`${d.customerId} in (select c.id from customers c where c.organization_id = ${q.organizationId} and ${nameMatches(sql`c.legal_name`, term)})`;
+function searchCondition(q: PageQuery, term: string): SQL {
+  const named =
+    q.names === 'few'
+      ? sql`${d.customerId} = any(array(select nc.id from nc))`
+      : q.names === 'many'
+        ? sql`${d.customerId} in (select nc.id from nc)`
+        : sql`${d.customerId} in (select c.id from customers c where c.organization_id = ${q.organizationId} and ${nameMatches(sql`c.legal_name`, term)})`;
   return sql`(${referencesMatch(term)} or ${named})`;
-}
-
-function uuidArray(ids: string[]): SQL {
-  return sql`array[${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}]::uuid[]`;
 }
 
 /**
@@ -143,13 +158,9 @@ function nameMatches(name: SQL, term: string): SQL {
   return sql`lower(${name}) like lower(${likePattern(term)})`;
 }
 
-/** Customers of the organization whose legal name contains the term, up to `cap` (see nameMatches). */
-export async function nameCustomers(db: Database, q: { organizationId: string; term: string; cap: number }): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`select id from customers where organization_id = ${q.organizationId} and ${nameMatches(sql`legal_name`, q.term)} limit ${q.cap}`,
-  );
-  return rows.map((r) => r.id);
+/** The customers of the organization whose legal name contains the term (see nameMatches): the CTE `nc` of a q page. */
+function nameCustomersCte(organizationId: string, term: string): SQL {
+  return sql`nc as materialized (select c.id from customers c where c.organization_id = ${organizationId} and ${nameMatches(sql`c.legal_name`, term)})`;
 }
 
 /**
@@ -180,7 +191,7 @@ function hasRange(f: ListFilters): boolean {
   return f.invoiceDateFrom !== undefined || f.invoiceDateTo !== undefined;
 }
 
-function filterConditions(q: ListQuery): SQL[] {
+function filterConditions(q: PageQuery): SQL[] {
   const f = q.filters;
   const out: SQL[] = [sql`${d.organizationId} = ${q.organizationId}`];
   if (f.kind) out.push(sql`${d.kind} = ${f.kind}`);
@@ -217,7 +228,7 @@ function rangeFirst(key: SQL, sort: ListSort): SQL {
 }
 
 /** The WHERE and ORDER BY of a page, shared by the page query and EXPLAIN checks. */
-export function listClauses(q: ListQuery) {
+export function listClauses(q: PageQuery) {
   const direction = q.order === 'asc' ? asc : desc;
   const keys = keyColumns(q.sort, q.order);
   if (q.rangeFirst && q.sort !== 'invoice_date') keys[0] = rangeFirst(keys[0]!, q.sort);
@@ -230,7 +241,7 @@ export function listClauses(q: ListQuery) {
  * around their invoice date are read from the creation index between the bounds the range implies
  * (see offDate), the others from their own partial index. Same rows, same order as the plain filter.
  */
-function creationRangeWhere(db: Database, q: ListQuery): SQL {
+function creationRangeIds(db: Database, q: PageQuery): SQL {
   const { where, orderBy } = listClauses({ ...q, rangeFirst: false });
   const page = (w: SQL) => db.select({ id: d.id }).from(d).where(w).orderBy(...orderBy).limit(q.take);
   // On-date documents: the range is checked on each row read from the creation index (its bounds are
@@ -250,7 +261,7 @@ function creationRangeWhere(db: Database, q: ListQuery): SQL {
     )!,
   );
   const offDatePage = page(and(where, offDate())!);
-  return and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array((${onDatePage}) union all (${offDatePage})))`)!;
+  return sql`(${onDatePage}) union all (${offDatePage})`;
 }
 
 /**
@@ -260,7 +271,7 @@ function creationRangeWhere(db: Database, q: ListQuery): SQL {
  * by the outer query. A name that a few customers carry no longer means reading every document of
  * theirs to sort them.
  */
-function nameFirstWhere(db: Database, q: ListQuery, term: string, customerIds: string[]): SQL {
+function nameFirstIds(db: Database, q: PageQuery, term: string): SQL {
   const { where, orderBy } = listClauses({ ...q, filters: { ...q.filters, q: undefined } });
   const byReferences = db.select({ id: d.id }).from(d).where(and(where, referencesMatch(term))).orderBy(...orderBy).limit(q.take);
   const perCustomer = db
@@ -270,16 +281,49 @@ function nameFirstWhere(db: Database, q: ListQuery, term: string, customerIds: s
     .orderBy(...orderBy)
     .limit(q.take);
   const dir = sql.raw(q.order);
-  const byName = sql`select x.id from unnest(${uuidArray(customerIds)}) as nc(id) cross join lateral (${perCustomer}) x order by x.created_at ${dir}, x.id ${dir} limit ${q.take}`;
-  return and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array((${byReferences}) union all (${byName})))`)!;
+  const byName = sql`select x.id from nc cross join lateral (${perCustomer}) x order by x.created_at ${dir}, x.id ${dir} limit ${q.take}`;
+  return sql`(${byReferences}) union all (${byName})`;
 }
 
-/** The page's statement (also what the plan checks EXPLAIN). */
+/**
+ * The ids of a page (at most `take` per branch, in no particular order: the outer query sorts them),
+ * for one way of matching q's customers (or none without q).
+ */
+function pageIds(db: Database, q: PageQuery): SQL {
+  if (q.sort === 'created_at' && hasRange(q.filters)) return creationRangeIds(db, q);
+  if (q.sort === 'created_at' && q.filters.q !== undefined && q.names === 'few') return nameFirstIds(db, q, q.filters.q);
+  const { where, orderBy } = listClauses(q);
+  return sql`${db.select({ id: d.id }).from(d).where(where).orderBy(...orderBy).limit(q.take)}`;
+}
+
+/**
+ * q in one statement: the customers whose legal name contains it are read once (the CTE nc), and
+ * their count picks the plan inside the statement. Both plans are in the statement, each behind a
+ * condition on that count alone, which PostgreSQL checks once before running its branch (a
+ * One-Time Filter): up to NAME_CUSTOMERS_CAP customers, their ids as an array (in creation order,
+ * read per customer, see nameFirstIds); more, the sort's index walked and filtered.
+ */
+function qPageWhere(db: Database, q: ListQuery, term: string): SQL {
+  const count = sql`(select count(*) from nc)`;
+  const few = pageIds(db, { ...q, names: 'few' });
+  const many = pageIds(db, { ...q, names: 'many' });
+  const ids = sql`with ${nameCustomersCte(q.organizationId, term)}
+    (select f.id from (${few}) f where ${count} <= ${NAME_CUSTOMERS_CAP})
+    union all
+    (select m.id from (${many}) m where ${count} > ${NAME_CUSTOMERS_CAP})`;
+  return and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array(${ids}))`)!;
+}
+
+/** The page's statement (also what the plan checks EXPLAIN): one statement, q included. */
 export function listDocumentsQuery(db: Database, q: ListQuery) {
   const creationRange = q.sort === 'created_at' && hasRange(q.filters);
-  const nameFirst = q.sort === 'created_at' && !creationRange && q.filters.q !== undefined && q.nameCustomers !== undefined;
   const { where: plainWhere, orderBy } = listClauses(creationRange ? { ...q, rangeFirst: false } : q);
-  const where = creationRange ? creationRangeWhere(db, q) : nameFirst ? nameFirstWhere(db, q, q.filters.q!, q.nameCustomers!) : plainWhere;
+  const where =
+    q.filters.q !== undefined
+      ? qPageWhere(db, q, q.filters.q)
+      : creationRange
+        ? and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array(${creationRangeIds(db, q)}))`)!
+        : plainWhere;
   return db
     .select({
       doc: d,
