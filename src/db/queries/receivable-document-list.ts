@@ -40,14 +40,17 @@ export interface ListQuery {
 }
 
 /**
- * With q, how the customers whose legal name contains it are matched: inside the page's statement
- * they are the rows of the CTE `nc` (see qPageWhere), few (at most NAME_CUSTOMERS_CAP: their ids
- * as an array, which a customer index can take) or many (a hashed look-up while the sort's index is
- * walked). Without a mode (a bare listClauses) the condition reads customers by itself.
+ * With q, which part of the search a branch of the page's statement applies; the customers whose
+ * legal name contains q are the rows of the CTE `nc` there (see qPageWhere). `references`: the
+ * references only; `names`: the documents of nc's customers only (their ids as an array, which the
+ * customer index takes); `many`: both, nc's customers as a hashed look-up while the sort's index is
+ * walked. Without a mode (a bare listClauses) the condition reads customers by itself.
  */
-type NameMode = 'few' | 'many';
+type SearchPart = 'references' | 'names' | 'many';
 interface PageQuery extends ListQuery {
-  names?: NameMode;
+  search?: SearchPart;
+  /** The leading sort key wrapped in a no-op: the rows are read through the filters' indexes and sorted (see rangeFirst). */
+  unordered?: boolean;
 }
 
 /**
@@ -139,12 +142,12 @@ function referencesMatch(term: string): SQL {
 }
 
 function searchCondition(q: PageQuery, term: string): SQL {
+  if (q.search === 'references') return referencesMatch(term);
+  if (q.search === 'names') return sql`${d.customerId} = any(array(select nc.id from nc))`;
   const named =
-    q.names === 'few'
-      ? sql`${d.customerId} = any(array(select nc.id from nc))`
-      : q.names === 'many'
-        ? sql`${d.customerId} in (select nc.id from nc)`
-        : sql`${d.customerId} in (select c.id from customers c where c.organization_id = ${q.organizationId} and ${nameMatches(sql`c.legal_name`, term)})`;
+    q.search === 'many'
+      ? sql`${d.customerId} in (select nc.id from nc)`
+      : sql`${d.customerId} in (select c.id from customers c where c.organization_id = ${q.organizationId} and ${nameMatches(sql`c.legal_name`, term)})`;
   return sql`(${referencesMatch(term)} or ${named})`;
 }
 
@@ -231,7 +234,7 @@ function rangeFirst(key: SQL, sort: ListSort): SQL {
 export function listClauses(q: PageQuery) {
   const direction = q.order === 'asc' ? asc : desc;
   const keys = keyColumns(q.sort, q.order);
-  if (q.rangeFirst && q.sort !== 'invoice_date') keys[0] = rangeFirst(keys[0]!, q.sort);
+  if ((q.rangeFirst && q.sort !== 'invoice_date') || q.unordered) keys[0] = rangeFirst(keys[0]!, q.sort);
   return { where: and(...filterConditions(q))!, orderBy: keys.map((k) => direction(k)) };
 }
 
@@ -265,33 +268,35 @@ function creationRangeIds(db: Database, q: PageQuery): SQL {
 }
 
 /**
- * q in creation order when few customers' names match it: the documents whose references match
- * (their own indexes, read and sorted) and, per matching customer, its newest documents from the
- * cursor on (the (organization, customer, created_at, id) index, stopped at the page size), merged
- * by the outer query. A name that a few customers carry no longer means reading every document of
- * theirs to sort them.
+ * The documents of the customers in nc (few: at most NAME_CUSTOMERS_CAP), at most `take` of them.
+ * In creation order without a range, per customer its newest documents from the cursor on (the
+ * (organization, customer, created_at, id) index, stopped at the page size), merged: a name that a
+ * few customers carry does not mean reading every document of theirs to sort them. Otherwise their
+ * documents are read through the customer index and sorted (a bounded number: a few customers'),
+ * never by walking the sort's index, which finds no end when they have none in the filters.
  */
-function nameFirstIds(db: Database, q: PageQuery, term: string): SQL {
-  const { where, orderBy } = listClauses({ ...q, filters: { ...q.filters, q: undefined } });
-  const byReferences = db.select({ id: d.id }).from(d).where(and(where, referencesMatch(term))).orderBy(...orderBy).limit(q.take);
-  const perCustomer = db
-    .select({ id: d.id, createdAt: d.createdAt })
-    .from(d)
-    .where(and(where, sql`${d.customerId} = nc.id`))
-    .orderBy(...orderBy)
-    .limit(q.take);
-  const dir = sql.raw(q.order);
-  const byName = sql`select x.id from nc cross join lateral (${perCustomer}) x order by x.created_at ${dir}, x.id ${dir} limit ${q.take}`;
-  return sql`(${byReferences}) union all (${byName})`;
+function namedCustomersIds(db: Database, q: PageQuery): SQL {
+  if (q.sort === 'created_at' && !hasRange(q.filters)) {
+    const { where, orderBy } = listClauses({ ...q, filters: { ...q.filters, q: undefined } });
+    const perCustomer = db
+      .select({ id: d.id, createdAt: d.createdAt })
+      .from(d)
+      .where(and(where, sql`${d.customerId} = nc.id`))
+      .orderBy(...orderBy)
+      .limit(q.take);
+    const dir = sql.raw(q.order);
+    return sql`select x.id from nc cross join lateral (${perCustomer}) x order by x.created_at ${dir}, x.id ${dir} limit ${q.take}`;
+  }
+  const { where, orderBy } = listClauses({ ...q, search: 'names', unordered: true });
+  return sql`${db.select({ id: d.id }).from(d).where(where).orderBy(...orderBy).limit(q.take)}`;
 }
 
 /**
  * The ids of a page (at most `take` per branch, in no particular order: the outer query sorts them),
- * for one way of matching q's customers (or none without q).
+ * for one part of q (or none without q).
  */
 function pageIds(db: Database, q: PageQuery): SQL {
   if (q.sort === 'created_at' && hasRange(q.filters)) return creationRangeIds(db, q);
-  if (q.sort === 'created_at' && q.filters.q !== undefined && q.names === 'few') return nameFirstIds(db, q, q.filters.q);
   const { where, orderBy } = listClauses(q);
   return sql`${db.select({ id: d.id }).from(d).where(where).orderBy(...orderBy).limit(q.take)}`;
 }
@@ -300,15 +305,18 @@ function pageIds(db: Database, q: PageQuery): SQL {
  * q in one statement: the customers whose legal name contains it are read once (the CTE nc), and
  * their count picks the plan inside the statement. Both plans are in the statement, each behind a
  * condition on that count alone, which PostgreSQL checks once before running its branch (a
- * One-Time Filter): up to NAME_CUSTOMERS_CAP customers, their ids as an array (in creation order,
- * read per customer, see nameFirstIds); more, the sort's index walked and filtered.
+ * One-Time Filter, the other branch never runs). Up to NAME_CUSTOMERS_CAP customers: the documents
+ * whose references match (the planner sees the term: the references' own indexes, or the sort's
+ * index walked when the term is common) and those of the customers (namedCustomersIds), merged.
+ * More: one walk of the sort's index, filtered on both (a name that common finds a page at once).
  */
 function qPageWhere(db: Database, q: ListQuery, term: string): SQL {
   const count = sql`(select count(*) from nc)`;
-  const few = pageIds(db, { ...q, names: 'few' });
-  const many = pageIds(db, { ...q, names: 'many' });
+  const byReferences = pageIds(db, { ...q, search: 'references' });
+  const byNames = namedCustomersIds(db, q);
+  const many = pageIds(db, { ...q, search: 'many' });
   const ids = sql`with ${nameCustomersCte(q.organizationId, term)}
-    (select f.id from (${few}) f where ${count} <= ${NAME_CUSTOMERS_CAP})
+    (select f.id from ((${byReferences}) union all (${byNames})) f where ${count} <= ${NAME_CUSTOMERS_CAP})
     union all
     (select m.id from (${many}) m where ${count} > ${NAME_CUSTOMERS_CAP})`;
   return and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array(${ids}))`)!;
@@ -324,19 +332,27 @@ export function listDocumentsQuery(db: Database, q: ListQuery) {
       : creationRange
         ? and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array(${creationRangeIds(db, q)}))`)!
         : plainWhere;
+  // The project per row of the page (a lateral probe of its key): a join could hash all the
+  // organization's projects for a page's 26 rows (the planner cannot tell how many ids a q page holds).
+  const project = db
+    .select({ code: analyticAccounts.code, name: analyticAccounts.name })
+    .from(analyticAccounts)
+    .where(and(eq(analyticAccounts.organizationId, d.organizationId), eq(analyticAccounts.id, d.projectId)))
+    .limit(1) // (at most one row by the key; the limit keeps the planner from flattening it into a join)
+    .as('project');
   return db
     .select({
       doc: d,
       sortValue: SORT_VALUE[q.sort],
-      projectCode: analyticAccounts.code,
-      projectName: analyticAccounts.name,
+      projectCode: project.code,
+      projectName: project.name,
       isGroupTransaction: isGroupCompanySql('receivable_documents.organization_id', 'receivable_documents.customer_id', q.today),
       // Per row of the page only (the subquery runs after the limit): the document's attachments, oldest first.
       attachmentIds: sql<string[]>`(select coalesce(json_agg(a.file_id order by a.ordinal), '[]'::json) from ${fileAttachments} a
         where a.organization_id = ${d.organizationId} and a.record_type = 'receivable_document' and a.record_id = ${d.id})`,
     })
     .from(d)
-    .leftJoin(analyticAccounts, and(eq(analyticAccounts.organizationId, d.organizationId), eq(analyticAccounts.id, d.projectId)))
+    .leftJoinLateral(project, sql`true`)
     .where(where)
     .orderBy(...orderBy)
     .limit(q.take);

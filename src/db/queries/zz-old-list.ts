@@ -1,0 +1,323 @@
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Database } from '../client';
+import { analyticAccounts, fileAttachments, receivableDocuments as d, type DocumentKind } from '../schema';
+import { groupCustomerIdsSql, isGroupCompanySql } from './customers';
+
+/**
+ * The receivables list: keyset pagination over (sort key, id), every filter in the same statement.
+ * Each sort has an (organization_id, key, id) index (see the schema), so a page is an index scan
+ * that starts at the cursor and stops after `limit + 1` matching rows, whatever the page depth.
+ */
+
+import { DOCUMENT_LIST_SORTS as LIST_SORTS } from '../../domain/receivables';
+export { LIST_SORTS };
+export type ListSort = (typeof LIST_SORTS)[number];
+export type ListOrder = 'asc' | 'desc';
+
+export interface ListFilters {
+  kind?: DocumentKind;
+  group?: 'only' | 'none';
+  projectId?: string;
+  outstanding?: boolean;
+  q?: string;
+  invoiceDateFrom?: string;
+  invoiceDateTo?: string;
+}
+
+export interface ListQuery {
+  organizationId: string;
+  /** The organization's today: the counterparty map is read as at this day. */
+  today: string;
+  sort: ListSort;
+  order: ListOrder;
+  filters: ListFilters;
+  /** The last row of the previous page: its sort value (text form, null for a draft's reference) and id. */
+  after?: { value: string | null; id: string };
+  /** Rows to read: the page size plus one, to know whether there is a next page. */
+  take: number;
+  /** With an invoice-date range and another sort: read the range first (see rangeFirst). */
+  rangeFirst?: boolean;
+  /** With q: the customers whose legal name contains it, when they are few (nameCustomers); else read in the statement. */
+  nameCustomers?: string[];
+}
+
+/** Text form of each sort key, exact enough to be cast back (timestamps keep their microseconds). */
+const SORT_VALUE: Record<ListSort, SQL<string | null>> = {
+  created_at: sql`${d.createdAt}::text`,
+  invoice_date: sql`${d.invoiceDate}::text`,
+  due_on: sql`${d.dueOn}::text`,
+  gross_amount: sql`${d.grossAmount}::text`,
+  reference: sql`${d.reference}`,
+};
+
+const CAST: Record<Exclude<ListSort, 'reference'>, SQL> = {
+  created_at: sql.raw('timestamptz'),
+  invoice_date: sql.raw('date'),
+  due_on: sql.raw('date'),
+  gross_amount: sql.raw('numeric'),
+};
+
+/** What a valid cursor value of each sort looks like (checked before it reaches SQL). */
+export const SORT_VALUE_PATTERN: Record<Exclude<ListSort, 'reference'>, RegExp> = {
+  created_at: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/,
+  invoice_date: /^\d{4}-\d{2}-\d{2}$/,
+  due_on: /^\d{4}-\d{2}-\d{2}$/,
+  gross_amount: /^-?\d+(\.\d+)?$/,
+};
+
+/**
+ * The key columns in index order. References: drafts (null) last in both directions, expressed as
+ * a leading boolean so that each direction is one uniform row comparison its own index serves.
+ */
+function keyColumns(sort: ListSort, order: ListOrder): SQL[] {
+  if (sort === 'reference') {
+    const flag = order === 'asc' ? sql`(${d.reference} is null)` : sql`(${d.reference} is not null)`;
+    return [flag, sql`(coalesce(${d.reference}, '') collate "C")`, sql`${d.id}`];
+  }
+  const column = { created_at: d.createdAt, invoice_date: d.invoiceDate, due_on: d.dueOn, gross_amount: d.grossAmount }[sort];
+  return [sql`${column}`, sql`${d.id}`];
+}
+
+function afterCursor(sort: ListSort, order: ListOrder, after: { value: string | null; id: string }): SQL {
+  const op = sql.raw(order === 'asc' ? '>' : '<');
+  const keys = sql.join(keyColumns(sort, order), sql`, `);
+  if (sort === 'reference') {
+    const isNull = after.value === null;
+    const flag = order === 'asc' ? isNull : !isNull;
+    return sql`(${keys}) ${op} (${flag}::boolean, (${after.value ?? ''}::text collate "C"), ${after.id}::uuid)`;
+  }
+  return sql`(${keys}) ${op} (${after.value}::${CAST[sort]}, ${after.id}::uuid)`;
+}
+
+/** `%`, `_` and the escape character itself are literal in a search term. */
+export function likePattern(term: string): string {
+  return `%${escapeLike(term)}%`;
+}
+
+function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * What q searches, written once for the indexes (schema) and the queries: the reference (drafts have
+ * none) and the customer reference joined by U+001F. The customer's legal name is the third field;
+ * it is read from customers (see nameCustomers), not from a copy on the document.
+ */
+export const REFERENCES_TEXT = (t: { reference: unknown; customerReference: unknown }) =>
+  sql`(coalesce(${t.reference} || chr(31), '') || ${t.customerReference})`;
+
+/**
+ * `q` is a case-insensitive substring of the reference, the customer reference or the customer's
+ * current legal name (a term holds no control character, so a match never spans two fields). The
+ * two references are searched by where the match starts: at the first character, which a btree
+ * range on the lowered text answers (a document number typed from its beginning: `INV-0050`), or
+ * further on, which the trigram index of the text after its first character answers. Document
+ * numbers share very common trigrams (`inv`, `000`); that second index holds no `inv` at all
+ * (every reference loses its first letter there), so a term that starts like a document number is
+ * an empty lookup in it. `lower` is what ILIKE itself compares with; a term is at most 100
+ * characters, hence `left`. The name: the documents of the customers whose legal name matches.
+ */
+function referencesMatch(term: string): SQL {
+  const text = REFERENCES_TEXT(d);
+  return sql`(lower(left(${text}, 100)) like lower(${`${escapeLike(term)}%`}) or substr(${text}, 2) ilike ${likePattern(term)})`;
+}
+
+function searchCondition(q: ListQuery, term: string): SQL {
+  const named = q.nameCustomers
+    ? sql`${d.customerId} = any(${uuidArray(q.nameCustomers)})`
+    : sql`${d.customerId} in (select c.id from customers c where c.organization_id = ${q.organizationId} and ${nameMatches(sql`c.legal_name`, term)})`;
+  return sql`(${referencesMatch(term)} or ${named})`;
+}
+
+function uuidArray(ids: string[]): SQL {
+  return sql`array[${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}]::uuid[]`;
+}
+
+/**
+ * `name ilike '%term%'`, written as ILIKE itself compares (both sides lowered with the same
+ * collation, then matched): about a third of ILIKE's cost per name when the planner reads every
+ * customer of the organization (3,030 here: about 1 ms); with many customers the trigram index of
+ * this very expression serves it (customers_legal_name_lower_trgm).
+ */
+function nameMatches(name: SQL, term: string): SQL {
+  return sql`lower(${name}) like lower(${likePattern(term)})`;
+}
+
+/** Customers of the organization whose legal name contains the term, up to `cap` (see nameMatches). */
+export async function nameCustomers(db: Database, q: { organizationId: string; term: string; cap: number }): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select id from customers where organization_id = ${q.organizationId} and ${nameMatches(sql`legal_name`, q.term)} limit ${q.cap}`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * An issued document is created before it is issued, and its invoice date is the day it was issued
+ * in the organization's time zone, so its creation lies within a few days of its invoice date: from
+ * three days before (a draft kept that long) to the end of that day, with a day's margin on each
+ * side for any time zone. The documents for which that does not hold (opening balances brought in
+ * by migration, created after their invoice date; drafts kept longer) are exactly those this
+ * predicate selects, and a partial index holds them (receivable_documents_org_created_off_date in
+ * the schema: the same expression, so that the planner matches it).
+ */
+function offDate(): SQL {
+  return sql`(${d.issuedAt} is not null and (${d.createdAt} < ((${d.invoiceDate} - 4)::timestamp at time zone 'UTC') or ${d.createdAt} >= ((${d.invoiceDate} + 2)::timestamp at time zone 'UTC')))`;
+}
+
+/** The complement of offDate among issued documents, with the range it then implies on created_at. */
+function onDate(f: ListFilters): SQL[] {
+  const out: SQL[] = [
+    sql`${d.createdAt} >= ((${d.invoiceDate} - 4)::timestamp at time zone 'UTC')`,
+    sql`${d.createdAt} < ((${d.invoiceDate} + 2)::timestamp at time zone 'UTC')`,
+  ];
+  if (f.invoiceDateFrom !== undefined) out.push(sql`${d.createdAt} >= ((${f.invoiceDateFrom}::date - 4)::timestamp at time zone 'UTC')`);
+  if (f.invoiceDateTo !== undefined) out.push(sql`${d.createdAt} < ((${f.invoiceDateTo}::date + 2)::timestamp at time zone 'UTC')`);
+  return out;
+}
+
+function hasRange(f: ListFilters): boolean {
+  return f.invoiceDateFrom !== undefined || f.invoiceDateTo !== undefined;
+}
+
+function filterConditions(q: ListQuery): SQL[] {
+  const f = q.filters;
+  const out: SQL[] = [sql`${d.organizationId} = ${q.organizationId}`];
+  if (f.kind) out.push(sql`${d.kind} = ${f.kind}`);
+  if (f.group === 'only') out.push(sql`${d.customerId} = any(${groupCustomerIdsSql(q.organizationId, q.today)})`);
+  if (f.group === 'none') out.push(sql`${d.customerId} <> all(${groupCustomerIdsSql(q.organizationId, q.today)})`);
+  if (f.projectId) {
+    out.push(sql`${d.id} in (
+      select l.document_id from receivable_line_shares s
+      join receivable_document_lines l on l.organization_id = s.organization_id and l.id = s.line_id
+      where s.organization_id = ${q.organizationId} and s.analytic_account_id = ${f.projectId}::uuid)`);
+  }
+  if (f.outstanding === true) out.push(sql`${d.issuedAt} is not null and ${d.outstanding} <> 0`);
+  if (f.outstanding === false) out.push(sql`${d.issuedAt} is not null and ${d.outstanding} = 0`);
+  if (f.q !== undefined) out.push(searchCondition(q, f.q));
+  if (f.invoiceDateFrom !== undefined || f.invoiceDateTo !== undefined) out.push(sql`${d.issuedAt} is not null`);
+  if (f.invoiceDateFrom !== undefined) out.push(sql`${d.invoiceDate} >= ${f.invoiceDateFrom}::date`);
+  if (f.invoiceDateTo !== undefined) out.push(sql`${d.invoiceDate} <= ${f.invoiceDateTo}::date`);
+  if (q.after) out.push(afterCursor(q.sort, q.order, q.after));
+  return out;
+}
+
+/**
+ * An invoice-date range with another sort: documents are created around their invoice date, so
+ * walking the sort's index from the newest row and filtering on the range can read most of the
+ * organization before the range begins (the planner assumes the two are independent). The range
+ * is then read first through its own index and only its rows are sorted: the leading key is
+ * wrapped in a no-op so that it no longer matches the sort's index. The cost is that of the range,
+ * so the service only asks for it when the range is narrow (countRangeUpTo).
+ */
+function rangeFirst(key: SQL, sort: ListSort): SQL {
+  if (sort === 'created_at') return sql`(${key} + interval '0 seconds')`;
+  if (sort === 'reference') return sql`((${key})::int)`;
+  return sql`(${key} + 0)`;
+}
+
+/** The WHERE and ORDER BY of a page, shared by the page query and EXPLAIN checks. */
+export function listClauses(q: ListQuery) {
+  const direction = q.order === 'asc' ? asc : desc;
+  const keys = keyColumns(q.sort, q.order);
+  if (q.rangeFirst && q.sort !== 'invoice_date') keys[0] = rangeFirst(keys[0]!, q.sort);
+  return { where: and(...filterConditions(q))!, orderBy: keys.map((k) => direction(k)) };
+}
+
+/**
+ * An invoice-date range in creation order: the page is taken from two index scans, each in the
+ * sort's order and stopped at the page size, then merged by the outer query. Documents created
+ * around their invoice date are read from the creation index between the bounds the range implies
+ * (see offDate), the others from their own partial index. Same rows, same order as the plain filter.
+ */
+function creationRangeWhere(db: Database, q: ListQuery): SQL {
+  const { where, orderBy } = listClauses({ ...q, rangeFirst: false });
+  const page = (w: SQL) => db.select({ id: d.id }).from(d).where(w).orderBy(...orderBy).limit(q.take);
+  // On-date documents: the range is checked on each row read from the creation index (its bounds are
+  // the index condition); written as `invoice_date + 0` and `invoice_date - 0` so that the planner,
+  // which takes creation and invoice date for independent, neither reads the whole range through its
+  // own index to sort it nor takes the two bounds for one narrow range (which would make walking
+  // look costlier than reading all the creation bounds' rows and sorting them).
+  const f = q.filters;
+  const undated = listClauses({ ...q, rangeFirst: false, filters: { ...f, invoiceDateFrom: undefined, invoiceDateTo: undefined } }).where;
+  const onDatePage = page(
+    and(
+      undated,
+      sql`${d.issuedAt} is not null`,
+      ...(f.invoiceDateFrom !== undefined ? [sql`(${d.invoiceDate} + 0) >= ${f.invoiceDateFrom}::date`] : []),
+      ...(f.invoiceDateTo !== undefined ? [sql`(${d.invoiceDate} - 0) <= ${f.invoiceDateTo}::date`] : []),
+      ...onDate(f),
+    )!,
+  );
+  const offDatePage = page(and(where, offDate())!);
+  return and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array((${onDatePage}) union all (${offDatePage})))`)!;
+}
+
+/**
+ * q in creation order when few customers' names match it: the documents whose references match
+ * (their own indexes, read and sorted) and, per matching customer, its newest documents from the
+ * cursor on (the (organization, customer, created_at, id) index, stopped at the page size), merged
+ * by the outer query. A name that a few customers carry no longer means reading every document of
+ * theirs to sort them.
+ */
+function nameFirstWhere(db: Database, q: ListQuery, term: string, customerIds: string[]): SQL {
+  const { where, orderBy } = listClauses({ ...q, filters: { ...q.filters, q: undefined } });
+  const byReferences = db.select({ id: d.id }).from(d).where(and(where, referencesMatch(term))).orderBy(...orderBy).limit(q.take);
+  const perCustomer = db
+    .select({ id: d.id, createdAt: d.createdAt })
+    .from(d)
+    .where(and(where, sql`${d.customerId} = nc.id`))
+    .orderBy(...orderBy)
+    .limit(q.take);
+  const dir = sql.raw(q.order);
+  const byName = sql`select x.id from unnest(${uuidArray(customerIds)}) as nc(id) cross join lateral (${perCustomer}) x order by x.created_at ${dir}, x.id ${dir} limit ${q.take}`;
+  return and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array((${byReferences}) union all (${byName})))`)!;
+}
+
+/** The page's statement (also what the plan checks EXPLAIN). */
+export function listDocumentsQuery(db: Database, q: ListQuery) {
+  const creationRange = q.sort === 'created_at' && hasRange(q.filters);
+  const nameFirst = q.sort === 'created_at' && !creationRange && q.filters.q !== undefined && q.nameCustomers !== undefined;
+  const { where: plainWhere, orderBy } = listClauses(creationRange ? { ...q, rangeFirst: false } : q);
+  const where = creationRange ? creationRangeWhere(db, q) : nameFirst ? nameFirstWhere(db, q, q.filters.q!, q.nameCustomers!) : plainWhere;
+  return db
+    .select({
+      doc: d,
+      sortValue: SORT_VALUE[q.sort],
+      projectCode: analyticAccounts.code,
+      projectName: analyticAccounts.name,
+      isGroupTransaction: isGroupCompanySql('receivable_documents.organization_id', 'receivable_documents.customer_id', q.today),
+      // Per row of the page only (the subquery runs after the limit): the document's attachments, oldest first.
+      attachmentIds: sql<string[]>`(select coalesce(json_agg(a.file_id order by a.ordinal), '[]'::json) from ${fileAttachments} a
+        where a.organization_id = ${d.organizationId} and a.record_type = 'receivable_document' and a.record_id = ${d.id})`,
+    })
+    .from(d)
+    .leftJoin(analyticAccounts, and(eq(analyticAccounts.organizationId, d.organizationId), eq(analyticAccounts.id, d.projectId)))
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(q.take);
+}
+
+/** One page of document headers (limit + 1 rows), with the project, the group flag and the attachments in the same statement. */
+export async function listDocuments(db: Database, q: ListQuery) {
+  const rows = await listDocumentsQuery(db, q);
+  return rows.map((r) => ({
+    ...r.doc,
+    sortValue: r.sortValue,
+    projectCode: r.projectCode,
+    projectName: r.projectName,
+    isGroupTransaction: Boolean(r.isGroupTransaction),
+    attachmentIds: (typeof r.attachmentIds === 'string' ? JSON.parse(r.attachmentIds) : r.attachmentIds) as string[],
+  }));
+}
+
+
+/** Issued documents in an invoice-date range, counted up to `cap` (an index range scan of at most `cap` entries). */
+export async function countRangeUpTo(db: Database, q: { organizationId: string; from?: string; to?: string; cap: number }): Promise<number> {
+  const rows = await queryRows<{ n: number | string }>(db, sql`select count(*)::int as n from (
+    select 1 from ${d} where ${d.organizationId} = ${q.organizationId}
+      ${q.from !== undefined ? sql`and ${d.invoiceDate} >= ${q.from}::date` : sql``}
+      ${q.to !== undefined ? sql`and ${d.invoiceDate} <= ${q.to}::date` : sql``}
+    limit ${q.cap}) r`);
+  return Number(rows[0]?.n ?? 0);
+}
