@@ -120,7 +120,7 @@ function escapeLike(term: string): string {
 /**
  * What q searches, written once for the indexes (schema) and the queries: the reference (drafts have
  * none) and the customer reference joined by U+001F. The customer's legal name is the third field;
- * it is read from customers (see nameCustomers), not from a copy on the document.
+ * it is read from customers (see qPageWhere), not from a copy on the document.
  */
 export const REFERENCES_TEXT = (t: { reference: unknown; customerReference: unknown }) =>
   sql`(coalesce(${t.reference} || chr(31), '') || ${t.customerReference})`;
