@@ -6,6 +6,7 @@
  *
  *   npx tsx bench/list.ts                      (or: npm run bench -- list)
  *   DATABASE_URL=postgres://... BENCH_DOCUMENTS=1000000 BENCH_SECONDS=5 BENCH_CONNECTIONS=2 npx tsx bench/list.ts
+ *   BENCH_ONLY='^q,' npx tsx bench/list.ts    (only the scenarios whose name matches this regular expression)
  */
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
@@ -23,6 +24,7 @@ const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/benc
 const documents = Number(process.env.BENCH_DOCUMENTS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 2);
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 const orgName = `Bench list ${documents}`;
 /** 10,000 at a million documents; less on a small trial run so that filtered walks still reach it. */
 const deep = Math.min(10_000, Math.floor(documents / 100 / 100) * 100);
@@ -151,6 +153,7 @@ async function main() {
   rows.push(line(['---', '---:', '---:', '---:', '---:']));
   process.stdout.write(`${rows.join('\n')}\n`);
   for (const [name, path] of scenarios) {
+    if (only && !only.test(name)) continue;
     const count = (await getJson(path)).documents.length;
     const result = await autocannon({ url: `${base}${path}`, headers, connections, duration: seconds });
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);

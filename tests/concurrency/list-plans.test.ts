@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedListOrganization, type SeededOrganization } from '../../bench/seed-list';
 import { queryRows, sql, type Database } from '../../src/db/client';
-import { listDocumentsQuery, nameCustomers, type ListFilters, type ListQuery, type ListSort } from '../../src/db/queries/receivable-document-list';
+import { listDocumentsQuery, type ListFilters, type ListQuery, type ListSort } from '../../src/db/queries/receivable-document-list';
 import { onPostgres, useTestApp } from '../helpers/app';
 
 /**
@@ -18,6 +18,7 @@ interface PlanNode {
   'Index Cond'?: string;
   'Actual Rows'?: number;
   'Rows Removed by Filter'?: number;
+  'Actual Loops'?: number;
   Plans?: PlanNode[];
 }
 
@@ -102,6 +103,8 @@ describe.skipIf(!onPostgres)('list plans on PostgreSQL', () => {
       ['project', { projectId: seeded.projectIds[3]! }],
       ['rare q', { q: 'INV-000123' }],
       ['no-match q', { q: 'zqxw' }],
+      // A name three customers carry here (Harmoni ...): their documents, never a walk of the sort's index.
+      ['q on a name few customers carry', { q: 'harmoni' }],
     ];
     // At 20,000 rows (and with other test files writing to the same tables meanwhile) the planner may
     // fairly prefer a sequential scan for a rare term; what must hold is that an index CAN serve each
@@ -113,28 +116,27 @@ describe.skipIf(!onPostgres)('list plans on PostgreSQL', () => {
         return plan(q, tx as unknown as Database);
       });
     for (const [name, filters] of cases) {
-      for (const sort of ['created_at', 'reference'] as const) {
+      for (const sort of ['created_at', 'invoice_date', 'due_on', 'gross_amount', 'reference'] as const) {
         const all = await selective({ sort, order: 'desc', filters });
         expect(all.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'receivable_documents'), name).toBe(false);
-        // Whatever the plan, it touches far fewer rows than the organization holds.
-        const scanned = all.filter((n) => n['Relation Name'] === 'receivable_documents').reduce((s, n) => s + (n['Actual Rows'] ?? 0), 0);
-        expect(scanned, name).toBeLessThan(2_000);
+        // Whatever the plan, it touches far fewer rows than the organization holds (rows read: kept or filtered out).
+        const scanned = all
+          .filter((n) => n['Relation Name'] === 'receivable_documents')
+          .reduce((s, n) => s + ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 1), 0);
+        expect(scanned, `${name} by ${sort}`).toBeLessThan(2_000);
       }
     }
     // A document number typed from its start: a btree range on the search text's start, never the
     // trigrams of the whole text (whose common trigrams, inv and 000, every reference shares). The
     // expressions' statistics come from ANALYZE (the migration runs one; the seed here came after).
     await t.db.execute(sql`analyze receivable_documents`);
-    // As the service asks: with the customers whose name matches (none here) read first.
-    const named = await nameCustomers(t.db, { organizationId: seeded.organizationId, term: 'INV-000123', cap: 33 });
-    expect(named).toEqual([]);
     // At 20,000 documents walking the sort's index may fairly win; that the prefix index serves the
     // term is shown with ordered index walks discouraged too (at a million the planner takes it).
     for (const sort of ['created_at', 'reference'] as const) {
       const prefix = await t.db.transaction(async (tx) => {
         await tx.execute(sql`set local enable_seqscan = off`);
         await tx.execute(sql`set local enable_indexscan = off`);
-        return plan({ sort, order: 'desc', filters: { q: 'INV-000123' }, nameCustomers: named }, tx as unknown as Database);
+        return plan({ sort, order: 'desc', filters: { q: 'INV-000123' } }, tx as unknown as Database);
       });
       const names = prefix.map((n) => n['Index Name']).filter(Boolean);
       expect(names, JSON.stringify(names)).toContain('receivable_documents_references_prefix');

@@ -307,11 +307,13 @@ describe('GET /v1/receivables/invoices filters', () => {
     expect(theirs.documents.every((d: any) => !mine.has(d.id))).toBe(true);
   });
 
-  it('q on a name that many customers carry (read in the statement) and on one that few carry (read first) answers alike', async () => {
-    // Up to 32 customers matching a name, their documents are read per customer; more, and the
-    // statement reads the customers itself. Both must give exactly the plain substring search.
+  it('q on a name that many customers carry and on one that few carry answers alike, in every order, with a range', async () => {
+    // Up to 32 customers matching a name, their documents are read per customer or through the
+    // customer index; more, and the sort's index is walked (one statement picks). Both must give
+    // exactly the plain substring search, alone and with an invoice-date range.
     const org = await createTestOrganization(t.db);
     const ref = await createReceivablesSetup(t.db, org.id);
+    const issuer = await createTestMember(t.db, org.id, { role: 'owner', name: 'Issuer' });
     const token = org.owner.apiKey;
     const many: { id: string; legalName: string }[] = [];
     for (let i = 0; i < 34; i++) many.push(await createTestCustomer(t.db, org.id, { legalName: `Widely Shared ${i} Sdn Bhd` }));
@@ -320,25 +322,32 @@ describe('GET /v1/receivables/invoices filters', () => {
     for (const [i, c] of [...many.slice(0, 5), rare, many[33]!, rare].entries()) {
       const res = await post(URL, { kind: 'sales_invoice', customer_id: c.id, customer_reference: i === 2 ? 'WIDELY-REF' : `R-${i}`, lines: [{ account_id: ref.revenue.id, description: 'X', quantity: '1', unit_price: `${i + 1}.00`, tax_code_id: ref.sv8.id }] }, token);
       expect(res.statusCode, res.body).toBe(201);
-      docs.push({ id: res.json().id, customer: c.legalName });
+      const id = res.json().id as string;
+      // Most issued, on four days (created after their invoice date: as openings are); some drafts.
+      if (i % 3 !== 1) await issueTestDocument(t.db, org.id, id, issuer.id, new Date(`2025-01-0${1 + (i % 4)}T04:00:00Z`));
+      docs.push({ id, customer: c.legalName });
     }
-    const expectedFor = async (term: string, sort: string, order: 'asc' | 'desc') => {
+    const expectedFor = async (term: string, sort: string, order: 'asc' | 'desc', range: boolean) => {
       const key = sort === 'reference' ? `d.reference collate "C" ${order} nulls last` : `d.${sort} ${order}`;
       const rows = await queryRows<{ id: string }>(
         t.db,
         sql`select d.id from receivable_documents d join customers c on c.organization_id = d.organization_id and c.id = d.customer_id
             where d.organization_id = ${org.id} and (coalesce(d.reference, '') ilike ${`%${term}%`} or d.customer_reference ilike ${`%${term}%`} or c.legal_name ilike ${`%${term}%`})
+              ${range ? sql`and d.issued_at is not null and d.invoice_date between '2025-01-02' and '2025-01-03'` : sql``}
             order by ${sql.raw(key)}, d.id ${sql.raw(order)}`,
       );
       return rows.map((r) => r.id);
     };
     for (const term of ['widely', 'seldom', 'shared 3']) {
-      for (const sort of ['created_at', 'gross_amount'] as const) {
+      for (const sort of SORTS) {
         for (const order of ['desc', 'asc'] as const) {
-          const want = await expectedFor(term, sort, order);
-          expect(want.length, term).toBeGreaterThan(0);
-          const { docs: got } = await walk(token, { q: term, sort, order }, 2);
-          expect(got.map((d) => d.id), `${term} ${sort} ${order}`).toEqual(want);
+          for (const range of [false, true]) {
+            const want = await expectedFor(term, sort, order, range);
+            expect(want.length, term).toBeGreaterThan(0);
+            const params = { q: term, sort, order, ...(range ? { invoice_date_from: '2025-01-02', invoice_date_to: '2025-01-03' } : {}) };
+            const { docs: got } = await walk(token, params, 2);
+            expect(got.map((d) => d.id), `${term} ${sort} ${order}${range ? ' with a range' : ''}`).toEqual(want);
+          }
         }
       }
     }

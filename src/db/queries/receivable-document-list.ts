@@ -37,9 +37,28 @@ export interface ListQuery {
   take: number;
   /** With an invoice-date range and another sort: read the range first (see rangeFirst). */
   rangeFirst?: boolean;
-  /** With q: the customers whose legal name contains it, when they are few (nameCustomers); else read in the statement. */
-  nameCustomers?: string[];
 }
+
+/**
+ * With q, which part of the search a branch of the page's statement applies; the customers whose
+ * legal name contains q are the rows of the CTE `nc` there (see qPageWhere). `references`: the
+ * references only; `names`: the documents of nc's customers only (their ids as an array, which the
+ * customer index takes); `many`: both, nc's customers as a hashed look-up while the sort's index is
+ * walked. Without a mode (a bare listClauses) the condition reads customers by itself.
+ */
+type SearchPart = 'references' | 'names' | 'many';
+interface PageQuery extends ListQuery {
+  search?: SearchPart;
+  /** The leading sort key wrapped in a no-op: the rows are read through the filters' indexes and sorted (see rangeFirst). */
+  unordered?: boolean;
+}
+
+/**
+ * Up to this many customers whose legal name contains q, their documents are read per customer (in
+ * creation order) or through the customer index; more, and the matching documents are common
+ * enough for the sort's own index, filtered, to find a page at once.
+ */
+export const NAME_CUSTOMERS_CAP = 32;
 
 /** Text form of each sort key, exact enough to be cast back (timestamps keep their microseconds). */
 const SORT_VALUE: Record<ListSort, SQL<string | null>> = {
@@ -101,7 +120,7 @@ function escapeLike(term: string): string {
 /**
  * What q searches, written once for the indexes (schema) and the queries: the reference (drafts have
  * none) and the customer reference joined by U+001F. The customer's legal name is the third field;
- * it is read from customers (see nameCustomers), not from a copy on the document.
+ * it is read from customers (see qPageWhere), not from a copy on the document.
  */
 export const REFERENCES_TEXT = (t: { reference: unknown; customerReference: unknown }) =>
   sql`(coalesce(${t.reference} || chr(31), '') || ${t.customerReference})`;
@@ -122,15 +141,14 @@ function referencesMatch(term: string): SQL {
   return sql`(lower(left(${text}, 100)) like lower(${`${escapeLike(term)}%`}) or substr(${text}, 2) ilike ${likePattern(term)})`;
 }
 
-function searchCondition(q: ListQuery, term: string): SQL {
-  const named = q.nameCustomers
-    ? sql`${d.customerId} = any(${uuidArray(q.nameCustomers)})`
-    : sql`${d.customerId} in (select c.id from customers c where c.organization_id = ${q.organizationId} and ${nameMatches(sql`c.legal_name`, term)})`;
+function searchCondition(q: PageQuery, term: string): SQL {
+  if (q.search === 'references') return referencesMatch(term);
+  if (q.search === 'names') return sql`${d.customerId} = any(array(select nc.id from nc))`;
+  const named =
+    q.search === 'many'
+      ? sql`${d.customerId} in (select nc.id from nc)`
+      : sql`${d.customerId} in (select c.id from customers c where c.organization_id = ${q.organizationId} and ${nameMatches(sql`c.legal_name`, term)})`;
   return sql`(${referencesMatch(term)} or ${named})`;
-}
-
-function uuidArray(ids: string[]): SQL {
-  return sql`array[${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}]::uuid[]`;
 }
 
 /**
@@ -143,13 +161,9 @@ function nameMatches(name: SQL, term: string): SQL {
   return sql`lower(${name}) like lower(${likePattern(term)})`;
 }
 
-/** Customers of the organization whose legal name contains the term, up to `cap` (see nameMatches). */
-export async function nameCustomers(db: Database, q: { organizationId: string; term: string; cap: number }): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`select id from customers where organization_id = ${q.organizationId} and ${nameMatches(sql`legal_name`, q.term)} limit ${q.cap}`,
-  );
-  return rows.map((r) => r.id);
+/** The customers of the organization whose legal name contains the term (see nameMatches): the CTE `nc` of a q page. */
+function nameCustomersCte(organizationId: string, term: string): SQL {
+  return sql`nc as materialized (select c.id from customers c where c.organization_id = ${organizationId} and ${nameMatches(sql`c.legal_name`, term)})`;
 }
 
 /**
@@ -180,7 +194,7 @@ function hasRange(f: ListFilters): boolean {
   return f.invoiceDateFrom !== undefined || f.invoiceDateTo !== undefined;
 }
 
-function filterConditions(q: ListQuery): SQL[] {
+function filterConditions(q: PageQuery): SQL[] {
   const f = q.filters;
   const out: SQL[] = [sql`${d.organizationId} = ${q.organizationId}`];
   if (f.kind) out.push(sql`${d.kind} = ${f.kind}`);
@@ -217,10 +231,10 @@ function rangeFirst(key: SQL, sort: ListSort): SQL {
 }
 
 /** The WHERE and ORDER BY of a page, shared by the page query and EXPLAIN checks. */
-export function listClauses(q: ListQuery) {
+export function listClauses(q: PageQuery) {
   const direction = q.order === 'asc' ? asc : desc;
   const keys = keyColumns(q.sort, q.order);
-  if (q.rangeFirst && q.sort !== 'invoice_date') keys[0] = rangeFirst(keys[0]!, q.sort);
+  if ((q.rangeFirst && q.sort !== 'invoice_date') || q.unordered) keys[0] = rangeFirst(keys[0]!, q.sort);
   return { where: and(...filterConditions(q))!, orderBy: keys.map((k) => direction(k)) };
 }
 
@@ -230,7 +244,7 @@ export function listClauses(q: ListQuery) {
  * around their invoice date are read from the creation index between the bounds the range implies
  * (see offDate), the others from their own partial index. Same rows, same order as the plain filter.
  */
-function creationRangeWhere(db: Database, q: ListQuery): SQL {
+function creationRangeIds(db: Database, q: PageQuery): SQL {
   const { where, orderBy } = listClauses({ ...q, rangeFirst: false });
   const page = (w: SQL) => db.select({ id: d.id }).from(d).where(w).orderBy(...orderBy).limit(q.take);
   // On-date documents: the range is checked on each row read from the creation index (its bounds are
@@ -250,49 +264,95 @@ function creationRangeWhere(db: Database, q: ListQuery): SQL {
     )!,
   );
   const offDatePage = page(and(where, offDate())!);
-  return and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array((${onDatePage}) union all (${offDatePage})))`)!;
+  return sql`(${onDatePage}) union all (${offDatePage})`;
 }
 
 /**
- * q in creation order when few customers' names match it: the documents whose references match
- * (their own indexes, read and sorted) and, per matching customer, its newest documents from the
- * cursor on (the (organization, customer, created_at, id) index, stopped at the page size), merged
- * by the outer query. A name that a few customers carry no longer means reading every document of
- * theirs to sort them.
+ * The documents of the customers in nc (few: at most NAME_CUSTOMERS_CAP), at most `take` of them.
+ * In creation order without a range, per customer its newest documents from the cursor on (the
+ * (organization, customer, created_at, id) index, stopped at the page size), merged: a name that a
+ * few customers carry does not mean reading every document of theirs to sort them. Otherwise their
+ * documents are read through the customer index and sorted (a bounded number: a few customers'),
+ * never by walking the sort's index, which finds no end when they have none in the filters.
  */
-function nameFirstWhere(db: Database, q: ListQuery, term: string, customerIds: string[]): SQL {
-  const { where, orderBy } = listClauses({ ...q, filters: { ...q.filters, q: undefined } });
-  const byReferences = db.select({ id: d.id }).from(d).where(and(where, referencesMatch(term))).orderBy(...orderBy).limit(q.take);
-  const perCustomer = db
-    .select({ id: d.id, createdAt: d.createdAt })
-    .from(d)
-    .where(and(where, sql`${d.customerId} = nc.id`))
-    .orderBy(...orderBy)
-    .limit(q.take);
-  const dir = sql.raw(q.order);
-  const byName = sql`select x.id from unnest(${uuidArray(customerIds)}) as nc(id) cross join lateral (${perCustomer}) x order by x.created_at ${dir}, x.id ${dir} limit ${q.take}`;
-  return and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array((${byReferences}) union all (${byName})))`)!;
+function namedCustomersIds(db: Database, q: PageQuery): SQL {
+  if (q.sort === 'created_at' && !hasRange(q.filters)) {
+    const { where, orderBy } = listClauses({ ...q, filters: { ...q.filters, q: undefined } });
+    const perCustomer = db
+      .select({ id: d.id, createdAt: d.createdAt })
+      .from(d)
+      .where(and(where, sql`${d.customerId} = nc.id`))
+      .orderBy(...orderBy)
+      .limit(q.take);
+    const dir = sql.raw(q.order);
+    return sql`select x.id from nc cross join lateral (${perCustomer}) x order by x.created_at ${dir}, x.id ${dir} limit ${q.take}`;
+  }
+  const { where, orderBy } = listClauses({ ...q, search: 'names', unordered: true });
+  return sql`${db.select({ id: d.id }).from(d).where(where).orderBy(...orderBy).limit(q.take)}`;
 }
 
-/** The page's statement (also what the plan checks EXPLAIN). */
+/**
+ * The ids of a page (at most `take` per branch, in no particular order: the outer query sorts them),
+ * for one part of q (or none without q).
+ */
+function pageIds(db: Database, q: PageQuery): SQL {
+  if (q.sort === 'created_at' && hasRange(q.filters)) return creationRangeIds(db, q);
+  const { where, orderBy } = listClauses(q);
+  return sql`${db.select({ id: d.id }).from(d).where(where).orderBy(...orderBy).limit(q.take)}`;
+}
+
+/**
+ * q in one statement: the customers whose legal name contains it are read once (the CTE nc), and
+ * their count picks the plan inside the statement. Both plans are in the statement, each behind a
+ * condition on that count alone, which PostgreSQL checks once before running its branch (a
+ * One-Time Filter, the other branch never runs). Up to NAME_CUSTOMERS_CAP customers: the documents
+ * whose references match (the planner sees the term: the references' own indexes, or the sort's
+ * index walked when the term is common) and those of the customers (namedCustomersIds), merged.
+ * More: one walk of the sort's index, filtered on both (a name that common finds a page at once).
+ */
+function qPageWhere(db: Database, q: ListQuery, term: string): SQL {
+  const count = sql`(select count(*) from nc)`;
+  const byReferences = pageIds(db, { ...q, search: 'references' });
+  const byNames = namedCustomersIds(db, q);
+  const many = pageIds(db, { ...q, search: 'many' });
+  const ids = sql`with ${nameCustomersCte(q.organizationId, term)}
+    (select f.id from ((${byReferences}) union all (${byNames})) f where ${count} <= ${NAME_CUSTOMERS_CAP})
+    union all
+    (select m.id from (${many}) m where ${count} > ${NAME_CUSTOMERS_CAP})`;
+  return and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array(${ids}))`)!;
+}
+
+/** The page's statement (also what the plan checks EXPLAIN): one statement, q included. */
 export function listDocumentsQuery(db: Database, q: ListQuery) {
   const creationRange = q.sort === 'created_at' && hasRange(q.filters);
-  const nameFirst = q.sort === 'created_at' && !creationRange && q.filters.q !== undefined && q.nameCustomers !== undefined;
   const { where: plainWhere, orderBy } = listClauses(creationRange ? { ...q, rangeFirst: false } : q);
-  const where = creationRange ? creationRangeWhere(db, q) : nameFirst ? nameFirstWhere(db, q, q.filters.q!, q.nameCustomers!) : plainWhere;
+  const where =
+    q.filters.q !== undefined
+      ? qPageWhere(db, q, q.filters.q)
+      : creationRange
+        ? and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array(${creationRangeIds(db, q)}))`)!
+        : plainWhere;
+  // The project per row of the page (a lateral probe of its key): a join could hash all the
+  // organization's projects for a page's 26 rows (the planner cannot tell how many ids a q page holds).
+  const project = db
+    .select({ code: analyticAccounts.code, name: analyticAccounts.name })
+    .from(analyticAccounts)
+    .where(and(eq(analyticAccounts.organizationId, d.organizationId), eq(analyticAccounts.id, d.projectId)))
+    .limit(1) // (at most one row by the key; the limit keeps the planner from flattening it into a join)
+    .as('project');
   return db
     .select({
       doc: d,
       sortValue: SORT_VALUE[q.sort],
-      projectCode: analyticAccounts.code,
-      projectName: analyticAccounts.name,
+      projectCode: project.code,
+      projectName: project.name,
       isGroupTransaction: isGroupCompanySql('receivable_documents.organization_id', 'receivable_documents.customer_id', q.today),
       // Per row of the page only (the subquery runs after the limit): the document's attachments, oldest first.
       attachmentIds: sql<string[]>`(select coalesce(json_agg(a.file_id order by a.ordinal), '[]'::json) from ${fileAttachments} a
         where a.organization_id = ${d.organizationId} and a.record_type = 'receivable_document' and a.record_id = ${d.id})`,
     })
     .from(d)
-    .leftJoin(analyticAccounts, and(eq(analyticAccounts.organizationId, d.organizationId), eq(analyticAccounts.id, d.projectId)))
+    .leftJoinLateral(project, sql`true`)
     .where(where)
     .orderBy(...orderBy)
     .limit(q.take);

@@ -1,13 +1,13 @@
 /**
  * One page of the receivables list (contract 4.3, DESIGN section 9). Read only; it never reads
  * another organization's documents, and the page's cost never grows with the page size (a fixed
- * number of statements: with q the customers whose name matches it, then the page with its
- * attachments; the workflow comes from the organization's configuration cache).
+ * number of statements: the page with its attachments, q's customer names included; with an
+ * invoice-date range in another order than creation, a bounded count before it; the workflow
+ * comes from the organization's configuration cache).
  */
 import { cachedWorkflow } from '../org-config-cache';
 import {
   countRangeUpTo,
-  nameCustomers as findNameCustomers,
   listDocuments as listDocumentRows,
   SORT_VALUE_PATTERN,
   type ListFilters,
@@ -40,12 +40,6 @@ export interface ListDocumentsInput {
 export const DEFAULT_LIMIT = 25;
 /** Up to this many documents in an invoice-date range, reading the range and sorting it beats walking another sort's index. */
 const RANGE_FIRST_CAP = 20_000;
-/**
- * Up to this many customers whose legal name contains q, their documents are read per customer (in
- * creation order) or through the customer index; more, and the matching documents are common
- * enough for the sort's own index, filtered, to find a page at once.
- */
-const NAME_CUSTOMERS_CAP = 32;
 
 /** Every document field but lines, allocations, timeline and available transitions; a signed cursor to the next page. */
 export async function listDocuments(ctx: ServiceContext, input: ListDocumentsInput): Promise<DocumentListPage> {
@@ -85,9 +79,9 @@ export async function listDocuments(ctx: ServiceContext, input: ListDocumentsInp
     hasRange && sort !== 'invoice_date' && sort !== 'created_at'
       ? (await countRangeUpTo(db, { organizationId, from: filters.invoiceDateFrom, to: filters.invoiceDateTo, cap: RANGE_FIRST_CAP })) < RANGE_FIRST_CAP
       : false;
-  const named = filters.q !== undefined ? await findNameCustomers(db, { organizationId, term: filters.q, cap: NAME_CUSTOMERS_CAP + 1 }) : undefined;
-  const nameCustomers = named && named.length <= NAME_CUSTOMERS_CAP ? named : undefined;
-  const rows = await listDocumentRows(db, { organizationId, today: ctx.today, sort, order, filters, after, take: limit + 1, rangeFirst, nameCustomers });
+  // With q, the customers whose legal name contains it are read in the page's statement, which also
+  // picks the plan by their count (see qPageWhere in the query).
+  const rows = await listDocumentRows(db, { organizationId, today: ctx.today, sort, order, filters, after, take: limit + 1, rangeFirst });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
 
