@@ -108,7 +108,9 @@ async function runAll(c: ReturnType<typeof compile>, r: Request, run: Runner) {
   for (const s of c.statements) {
     const rows = await run(s.text, s.params.map((p) => resolve(r, p)) as never[]);
     if (s.returning) {
-      for (const row of rows) for (const v of Object.values(row)) if (typeof v === 'string' && UUID.test(v)) r.returned.push(v);
+      // The ids the database generated: a returned row's own `id` (its other columns repeat ids the
+      // request sent, which are not new).
+      for (const row of rows) if (typeof row.id === 'string' && UUID.test(row.id)) r.returned.push(row.id);
     }
     if (s.answer && rows.length) answer.push(rows.length === 1 ? rows[0] : [...rows]);
   }
