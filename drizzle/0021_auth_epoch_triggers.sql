@@ -1,5 +1,9 @@
 -- Raises an organization's auth epoch (auth_epochs) in the transaction of every change to what its
--- principals may do: a cached principal whose epoch differs is authenticated afresh.
+-- principals may do: a cached principal whose epoch differs is authenticated afresh. Epochs come from
+-- one sequence, so a value taken by a transaction that rolled back is never used again (a process
+-- cannot mistake what it read inside that transaction for a later committed state).
+CREATE SEQUENCE auth_epoch_seq;
+--> statement-breakpoint
 CREATE FUNCTION bump_auth_epoch() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   org uuid;
@@ -11,8 +15,8 @@ BEGIN
   ELSE
     org := NEW.organization_id;
   END IF;
-  INSERT INTO auth_epochs (organization_id, epoch) VALUES (org, 1)
-    ON CONFLICT (organization_id) DO UPDATE SET epoch = auth_epochs.epoch + 1;
+  INSERT INTO auth_epochs (organization_id, epoch) VALUES (org, nextval('auth_epoch_seq'))
+    ON CONFLICT (organization_id) DO UPDATE SET epoch = nextval('auth_epoch_seq');
   RETURN NULL;
 END;
 $$;
