@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../client';
 import { apiKeys, authEpochs, memberRoles, members, organizations, roles, sessions } from '../schema';
 
@@ -24,6 +25,10 @@ const permissionsOf = (organizationId: typeof members.organizationId, memberId: 
     cross join unnest(r.permissions) as p
     where mr.organization_id = ${organizationId} and mr.member_id = ${memberId}), '{}'::text[])`;
 
+/** The organization's auth epoch (0 before its first change), a column of the credential's look-up. */
+const authEpochOf = (organizationId: AnyPgColumn) =>
+  sql<number>`coalesce((select ${authEpochs.epoch} from ${authEpochs} where ${authEpochs.organizationId} = ${organizationId}), 0)`.mapWith(Number);
+
 /** Looks up an API key by id alone: authentication does not know the organization yet. */
 export async function findApiKeyForAuth(db: Database, id: string) {
   const [row] = await db
@@ -38,7 +43,7 @@ export async function findApiKeyForAuth(db: Database, id: string) {
       lastUsedAt: apiKeys.lastUsedAt,
       ownerActive: members.active,
       ownerPermissions: permissionsOf(members.organizationId, members.id),
-      authEpoch: sql<number>`coalesce((select ${authEpochs.epoch} from ${authEpochs} where ${authEpochs.organizationId} = ${apiKeys.organizationId}), 0)`.mapWith(Number),
+      authEpoch: authEpochOf(apiKeys.organizationId),
       ...orgColumns,
     })
     .from(apiKeys)
@@ -61,7 +66,7 @@ export async function findSessionForAuth(db: Database, tokenHash: string) {
       idleSeconds: sessions.idleSeconds,
       memberActive: members.active,
       memberPermissions: permissionsOf(members.organizationId, members.id),
-      authEpoch: sql<number>`coalesce((select ${authEpochs.epoch} from ${authEpochs} where ${authEpochs.organizationId} = ${sessions.organizationId}), 0)`.mapWith(Number),
+      authEpoch: authEpochOf(sessions.organizationId),
       ...orgColumns,
     })
     .from(sessions)

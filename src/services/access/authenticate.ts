@@ -110,14 +110,14 @@ export function cachedKeyStillValid(cached: { secretHash: string; expiresAt: Dat
  * Resolves a bearer credential to a principal, or throws 401. An API key's effective permissions are
  * its own intersected with its owner's current ones.
  */
-export async function authenticate(db: Database, authorization: string | undefined, now: Date, opts: AuthenticateOptions = {}): Promise<Authenticated> {
+export async function authenticate(db: Database, authorization: string | undefined, now: Date): Promise<Authenticated> {
   if (!authorization) throw unauthenticated('The Authorization header is missing');
   const token = bearerToken(authorization);
   if (!token) throw unauthenticated('The Authorization header must be "Bearer <token>"');
 
   const key = parseApiKeyToken(token);
   if (key) {
-    const { principal, org } = await authenticateApiKey(db, key, now, opts);
+    const { principal, org } = await authenticateApiKey(db, key, now);
     return { principal, org };
   }
 

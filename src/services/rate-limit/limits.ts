@@ -12,6 +12,18 @@ import { queryRows, sql, type Database } from '../../db/client';
 import { rateLimitCounters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 
+/**
+ * The ON CONFLICT clause of one hit on a fixed-window counter (rate-limiter-flexible's
+ * RateLimiterDrizzle upsert): a window over at `at` starts again at 1 until `expire`.
+ */
+function counterUpsert(at: string, expire: string) {
+  return sql`
+      on conflict (key) do update set
+        points = case when rate_limit_counters.expire <= ${at}::timestamptz then 1 else rate_limit_counters.points + 1 end,
+        expire = case when rate_limit_counters.expire <= ${at}::timestamptz then ${expire}::timestamptz else rate_limit_counters.expire end
+      returning points, expire`;
+}
+
 /** Where one limit stands after a request was counted against it. */
 export interface LimitState {
   /** Which limit: `key`, `organization` or `address`. */
@@ -173,11 +185,7 @@ export class RateLimits {
     const now = new Date();
     const expire = new Date(now.getTime() + this.settings.windowSeconds * 1000).toISOString();
     const at = now.toISOString();
-    const upsert = sql`
-      on conflict (key) do update set
-        points = case when rate_limit_counters.expire <= ${at}::timestamptz then 1 else rate_limit_counters.points + 1 end,
-        expire = case when rate_limit_counters.expire <= ${at}::timestamptz then ${expire}::timestamptz else rate_limit_counters.expire end
-      returning points, expire`;
+    const upsert = counterUpsert(at, expire);
     const [row] = await queryRows<{ kp: number; ke: Date | string; op: number | null; oe: Date | string | null }>(
       db,
       sql`with k as (
@@ -220,11 +228,7 @@ export class RateLimits {
     const { now } = q;
     const at = now.toISOString();
     const expire = new Date(now.getTime() + this.settings.windowSeconds * 1000).toISOString();
-    const upsert = sql`
-      on conflict (key) do update set
-        points = case when rate_limit_counters.expire <= ${at}::timestamptz then 1 else rate_limit_counters.points + 1 end,
-        expire = case when rate_limit_counters.expire <= ${at}::timestamptz then ${expire}::timestamptz else rate_limit_counters.expire end
-      returning points, expire`;
+    const upsert = counterUpsert(at, expire);
     const [row] = await queryRows<{
       ap: number | null; ae: Date | string | null; epoch: number | string | null; go: boolean;
       kp: number | null; ke: Date | string | null; op: number | null; oe: Date | string | null;
