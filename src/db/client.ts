@@ -126,3 +126,15 @@ export async function queryRows<T = Record<string, unknown>>(db: Database, query
 }
 
 export { sql };
+
+/**
+ * `build(db)` once per database handle, kept as long as the handle (a pool lives as long as the
+ * process): prepared queries built once, values read once.
+ */
+export function oncePerHandle<T>(build: (db: Database) => T): (db: Database) => T {
+  const built = new WeakMap<Database, T>();
+  return (db) => {
+    if (!built.has(db)) built.set(db, build(db));
+    return built.get(db) as T;
+  };
+}

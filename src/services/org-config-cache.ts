@@ -13,7 +13,7 @@ import { findCustomFieldDefinitions } from '../db/queries/reference-data';
 import { countActiveMembers } from '../db/queries/workflows';
 import type { Actor } from './workflow/transitions';
 import type { RecordType, WorkflowDefinition } from './workflow/types';
-import { loadWorkflow } from './workflow/workflows';
+import { actorWith, loadWorkflow } from './workflow/workflows';
 import { einvoicingEnabled } from './einvoicing/settings';
 import type { ServiceContext } from './context';
 
@@ -53,8 +53,7 @@ export function cachedWorkflow(ctx: ServiceContext, recordType: RecordType): Pro
 
 /** The caller as the workflow sees them (actorOf), the active-member count from the cache. */
 export async function cachedActor(ctx: ServiceContext): Promise<Actor> {
-  const active = await cached(ctx, 'active-members', () => countActiveMembers(ctx.db, { organizationId: ctx.principal.organizationId }));
-  return { memberId: ctx.principal.memberId, permissions: ctx.principal.permissions, isSoleActiveMember: active === 1 };
+  return actorWith(ctx.principal, await cached(ctx, 'active-members', () => countActiveMembers(ctx.db, { organizationId: ctx.principal.organizationId })));
 }
 
 export function cachedEinvoicingEnabled(ctx: ServiceContext): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { CustomerListSort } from '../../domain/receivables';
-import type { Database } from '../client';
+import { oncePerHandle, type Database } from '../client';
 import { accounts, counterpartyMappings, customers, taxCodes } from '../schema';
 import { decodeJsonRows, jsonRows } from './json-rows';
 import { likePattern } from './receivable-document-list';
@@ -45,13 +45,11 @@ function customerQuery(db: Database) {
     .prepare('customer_by_id');
 }
 
-/** findCustomer's query, built once per database handle (the pool's lives as long as the process). */
-const customerQueries = new WeakMap<Database, ReturnType<typeof customerQuery>>();
+/** findCustomer's query, built once per database handle. */
+const preparedCustomerQuery = oncePerHandle(customerQuery);
 
 export async function findCustomer(db: Database, q: { organizationId: string; id: string; today: string }) {
-  let query = customerQueries.get(db);
-  if (!query) customerQueries.set(db, (query = customerQuery(db)));
-  const [row] = await query.execute({ organizationId: q.organizationId, id: q.id, today: q.today });
+  const [row] = await preparedCustomerQuery(db).execute({ organizationId: q.organizationId, id: q.id, today: q.today });
   return row ? { ...row.customer, isGroupCompany: Boolean(row.isGroupCompany) } : undefined;
 }
 

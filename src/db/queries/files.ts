@@ -1,8 +1,23 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from '../client';
 import { fileAttachments, files } from '../schema';
 
 export type AttachmentRecordType = (typeof fileAttachments.$inferInsert)['recordType'];
+
+/**
+ * A column of another statement: the ids of a record's attachments, oldest first, as a JSON array
+ * (decode it with decodeAttachmentIds). Runs per row of the outer statement; the record type is a
+ * literal of the enum, so the plan is the same as for a hand-written subquery.
+ */
+export function attachmentIdsColumn(organizationId: SQLWrapper, recordType: AttachmentRecordType, recordId: SQLWrapper) {
+  return sql<unknown>`(select coalesce(json_agg(a.file_id order by a.ordinal), '[]'::json) from ${fileAttachments} a
+    where a.organization_id = ${organizationId} and a.record_type = ${sql.raw(`'${recordType}'`)} and a.record_id = ${recordId})`;
+}
+
+/** attachmentIdsColumn's value (json arrives parsed from postgres.js, as text from PGlite). */
+export function decodeAttachmentIds(value: unknown): string[] {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as string[];
+}
 
 export async function insertFile(db: Database, values: typeof files.$inferInsert) {
   const [row] = await db

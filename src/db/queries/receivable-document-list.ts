@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../client';
-import { analyticAccounts, fileAttachments, receivableDocuments as d, type DocumentKind } from '../schema';
+import { analyticAccounts, receivableDocuments as d, type DocumentKind } from '../schema';
+import { attachmentIdsColumn, decodeAttachmentIds } from './files';
 import { groupCustomerIdsSql, isGroupCompanySql } from './customers';
 
 /**
@@ -348,8 +349,7 @@ export function listDocumentsQuery(db: Database, q: ListQuery) {
       projectName: project.name,
       isGroupTransaction: isGroupCompanySql('receivable_documents.organization_id', 'receivable_documents.customer_id', q.today),
       // Per row of the page only (the subquery runs after the limit): the document's attachments, oldest first.
-      attachmentIds: sql<string[]>`(select coalesce(json_agg(a.file_id order by a.ordinal), '[]'::json) from ${fileAttachments} a
-        where a.organization_id = ${d.organizationId} and a.record_type = 'receivable_document' and a.record_id = ${d.id})`,
+      attachmentIds: attachmentIdsColumn(d.organizationId, 'receivable_document', d.id),
     })
     .from(d)
     .leftJoinLateral(project, sql`true`)
@@ -367,7 +367,7 @@ export async function listDocuments(db: Database, q: ListQuery) {
     projectCode: r.projectCode,
     projectName: r.projectName,
     isGroupTransaction: Boolean(r.isGroupTransaction),
-    attachmentIds: (typeof r.attachmentIds === 'string' ? JSON.parse(r.attachmentIds) : r.attachmentIds) as string[],
+    attachmentIds: decodeAttachmentIds(r.attachmentIds),
   }));
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, notInArray, or, sql } from 'drizzle-orm';
-import type { Database } from '../client';
+import { oncePerHandle, type Database } from '../client';
 import {
   allocations,
   analyticAccounts,
@@ -11,7 +11,7 @@ import {
 } from '../schema';
 import { isGroupCompanySql } from './customers';
 import { decodeJsonRows, jsonRows } from './json-rows';
-import { fileAttachments } from '../schema';
+import { attachmentIdsColumn, decodeAttachmentIds } from './files';
 
 export type DocumentRow = typeof receivableDocuments.$inferSelect;
 /** A document's line as stored (findLines answers them in line order). */
@@ -73,8 +73,7 @@ function bundleQuery(db: Database) {
       ),
       allocations: jsonRows(allocations, sql`organization_id = ${org} and (invoice_id = ${d.id} or credit_note_id = ${d.id})`, ['created_at', 'id']),
       timeline: jsonRows(receivableTimeline, sql`organization_id = ${org} and document_id = ${d.id}`, ['decided_at', 'seq']),
-      attachmentIds: sql<string[]>`(select coalesce(json_agg(a.file_id order by a.ordinal), '[]'::json) from ${fileAttachments} a
-        where a.organization_id = ${org} and a.record_type = 'receivable_document' and a.record_id = ${d.id})`,
+      attachmentIds: attachmentIdsColumn(org, 'receivable_document', d.id),
     })
     .from(d)
     .leftJoin(analyticAccounts, and(eq(analyticAccounts.organizationId, d.organizationId), eq(analyticAccounts.id, d.projectId)))
@@ -82,24 +81,21 @@ function bundleQuery(db: Database) {
     .prepare('receivable_document_bundle');
 }
 
-/** The bundle's query, built once per database handle (the pool's lives as long as the process). */
-const bundleQueries = new WeakMap<Database, ReturnType<typeof bundleQuery>>();
+/** The bundle's query, built once per database handle. */
+const preparedBundleQuery = oncePerHandle(bundleQuery);
 
 export type DocumentBundle = NonNullable<Awaited<ReturnType<typeof findDocumentBundle>>>;
 
 export async function findDocumentBundle(db: Database, q: { organizationId: string; id: string; today: string }) {
-  let query = bundleQueries.get(db);
-  if (!query) bundleQueries.set(db, (query = bundleQuery(db)));
-  const [row] = await query.execute({ organizationId: q.organizationId, id: q.id, today: q.today });
+  const [row] = await preparedBundleQuery(db).execute({ organizationId: q.organizationId, id: q.id, today: q.today });
   if (!row) return undefined;
-  const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as string[];
   return {
     doc: { ...row.doc, projectCode: row.projectCode, projectName: row.projectName, isGroupTransaction: Boolean(row.isGroupTransaction) },
     lines: decodeJsonRows(receivableDocumentLines, row.lines),
     shares: decodeJsonRows(receivableLineShares, row.shares),
     allocations: decodeJsonRows(allocations, row.allocations),
     timeline: decodeJsonRows(receivableTimeline, row.timeline),
-    attachmentIds: json(row.attachmentIds),
+    attachmentIds: decodeAttachmentIds(row.attachmentIds),
   };
 }
 

@@ -22,8 +22,12 @@ export async function loadWorkflow(db: Database, organizationId: string, recordT
 }
 
 export async function actorOf(db: Database, principal: Principal): Promise<Actor> {
-  const active = await countActiveMembers(db, { organizationId: principal.organizationId });
-  return { memberId: principal.memberId, permissions: principal.permissions, isSoleActiveMember: active === 1 };
+  return actorWith(principal, await countActiveMembers(db, { organizationId: principal.organizationId }));
+}
+
+/** The caller as the workflow sees them, given the organization's count of active members. */
+export function actorWith(principal: Principal, activeMembers: number): Actor {
+  return { memberId: principal.memberId, permissions: principal.permissions, isSoleActiveMember: activeMembers === 1 };
 }
 
 /** The transition descriptors of one record for the caller, from the organization's stored workflow. */
