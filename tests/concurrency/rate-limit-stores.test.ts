@@ -102,29 +102,51 @@ describe('RateLimits on Redis', () => {
     expect((await limits.hitKey(keyId, orgId))[0]).toMatchObject({ name: 'key', remaining: 0, allowed: true });
   });
 
-  it('addressState reads without counting; recordAuthFailure counts; over the limit the address is refused until the reset', async () => {
+  it('addressState reads without counting; a reserved attempt kept counts, one released does not; over the limit the address is refused until the reset', async () => {
     const limits = new RateLimits(settings(), { kind: 'redis', client, prefix });
     const address = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
     expect(await limits.addressState(address)).toEqual({ name: 'address', limit: 2, remaining: 2, resetSeconds: 0, allowed: true });
     expect(await limits.addressState(address)).toMatchObject({ remaining: 2, allowed: true });
 
-    const first = await limits.recordAuthFailure(address);
-    expect(first).toMatchObject({ name: 'address', limit: 2, remaining: 1, allowed: true });
-    expect(first.resetSeconds).toBeGreaterThanOrEqual(295);
-    expect(first.resetSeconds).toBeLessThanOrEqual(300);
+    // A good credential gives its unit back.
+    const good = await limits.reserveAuthAttempt(address);
+    expect(good.state).toMatchObject({ name: 'address', limit: 2, remaining: 1, allowed: true });
+    await good.release();
+    await good.release();
+    expect(await limits.addressState(address)).toMatchObject({ remaining: 2, allowed: true });
+
+    const first = await limits.reserveAuthAttempt(address);
+    expect(first.state).toMatchObject({ name: 'address', limit: 2, remaining: 1, allowed: true });
+    expect(first.state.resetSeconds).toBeGreaterThanOrEqual(295);
+    expect(first.state.resetSeconds).toBeLessThanOrEqual(300);
     expect(await limits.addressState(address)).toMatchObject({ remaining: 1, allowed: true });
-    // The failure that reaches the limit is still answered (401): only the next attempt is refused.
-    expect(await limits.recordAuthFailure(address)).toMatchObject({ remaining: 0, allowed: true });
+    // The attempt that reaches the limit is still checked (and answered 401 when it fails): only the next one is refused.
+    expect((await limits.reserveAuthAttempt(address)).state).toMatchObject({ remaining: 0, allowed: true });
+    const refused = await limits.reserveAuthAttempt(address);
+    expect(refused.state).toMatchObject({ name: 'address', limit: 2, remaining: 0, allowed: false });
+    // A refused attempt holds nothing to give back.
+    await refused.release();
     const state = await limits.addressState(address);
     expect(state).toMatchObject({ name: 'address', limit: 2, remaining: 0, allowed: false });
     expect(state.resetSeconds).toBeGreaterThanOrEqual(295);
     expect(state.resetSeconds).toBeLessThanOrEqual(300);
-    expect(await redis.get(`${prefix}:authfail:${address}`)).toBe('2');
+    expect(await redis.get(`${prefix}:authfail:${address}`)).toBe('3');
 
     // Another process (another RateLimits on the same Redis) sees the same address.
     const other = new RateLimits(settings(), { kind: 'redis', client: redis, prefix });
     expect(await other.addressState(address)).toMatchObject({ remaining: 0, allowed: false });
     expect(await other.addressState(`${address}0`)).toMatchObject({ remaining: 2, allowed: true });
+  });
+
+  it('a unit reserved in a window that has ended is not given back to the next window', async () => {
+    const limits = new RateLimits(settings({ authFailureWindowSeconds: 1 }), { kind: 'redis', client, prefix });
+    const address = `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+    const old = await limits.reserveAuthAttempt(address);
+    await new Promise((r) => setTimeout(r, 1100));
+    const current = await limits.reserveAuthAttempt(address);
+    expect(current.state).toMatchObject({ remaining: 1, allowed: true });
+    await old.release();
+    expect(await redis.get(`${prefix}:authfail:${address}`)).toBe('1');
   });
 
   it('close() leaves a client it does not own open', async () => {
