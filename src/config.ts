@@ -22,7 +22,7 @@ const schema = z.object({
   RATE_LIMIT_PER_ORGANIZATION: z.coerce.number().int().min(1).default(1800),
   /** Window of the per-key and per-organization limits, in seconds. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
-  /** Failed key authentications allowed per source address per RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS. */
+  /** Failed authentications (keys, sessions, malformed credentials) allowed per source address per RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS. */
   RATE_LIMIT_AUTH_FAILURES: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /**
