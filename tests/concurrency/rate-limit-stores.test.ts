@@ -156,6 +156,42 @@ describe('RateLimits on Redis', () => {
   });
 });
 
+describe('reserved attempts in memory and in PostgreSQL', () => {
+  const t = useTestApp();
+  const stores = () => [
+    ['memory', new RateLimits(settings({ authFailureWindowSeconds: 1 }), { kind: 'memory' })] as const,
+    ...(onPostgres ? [['postgres', new RateLimits(settings({ authFailureWindowSeconds: 1 }), { kind: 'postgres', db: t.db })] as const] : []),
+  ];
+
+  it('a released unit is given back once; a kept one counts; a refused one holds nothing', async () => {
+    for (const [, limits] of stores()) {
+      const address = `10.6.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+      const good = await limits.reserveAuthAttempt(address);
+      expect(good.state).toMatchObject({ name: 'address', limit: 2, remaining: 1, allowed: true });
+      await good.release();
+      await good.release();
+      expect(await limits.addressState(address)).toMatchObject({ remaining: 2, allowed: true });
+      expect((await limits.reserveAuthAttempt(address)).state).toMatchObject({ remaining: 1, allowed: true });
+      expect((await limits.reserveAuthAttempt(address)).state).toMatchObject({ remaining: 0, allowed: true });
+      const refused = await limits.reserveAuthAttempt(address);
+      expect(refused.state).toMatchObject({ remaining: 0, allowed: false });
+      await refused.release();
+      expect(await limits.addressState(address)).toMatchObject({ remaining: 0, allowed: false });
+    }
+  });
+
+  it('a unit reserved in a window that has ended is not given back to the next window', async () => {
+    for (const [, limits] of stores()) {
+      const address = `10.5.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+      const old = await limits.reserveAuthAttempt(address);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await limits.reserveAuthAttempt(address)).state).toMatchObject({ remaining: 1, allowed: true });
+      await old.release();
+      expect(await limits.addressState(address)).toMatchObject({ remaining: 1 });
+    }
+  });
+});
+
 describe('a test app with REDIS_URL (inject)', () => {
   const prefix = newPrefix();
   let t: TestApp;
