@@ -108,7 +108,7 @@ describe('rate limits per API key and per organization', () => {
   });
 });
 
-describe('failed key authentication per source address', () => {
+describe('failed authentication per source address', () => {
   it(`${AUTH_FAILURES} bad keys from one address are 401; the next is 429 before the key is checked; another address is unaffected`, async () => {
     const org = await createTestOrganization(t.db);
     const customer = await createTestCustomer(t.db, org.id);
