@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { derivedDevelopmentKey, parseKey } from './lib/secret-box';
 
@@ -21,7 +22,7 @@ const schema = z.object({
   RATE_LIMIT_PER_ORGANIZATION: z.coerce.number().int().min(1).default(1800),
   /** Window of the per-key and per-organization limits, in seconds. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
-  /** Failed key authentications allowed per source address per RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS. */
+  /** Failed authentications (keys, sessions, malformed credentials) allowed per source address per RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS. */
   RATE_LIMIT_AUTH_FAILURES: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /**
@@ -43,8 +44,24 @@ const schema = z.object({
   LOGIN_ACCOUNT_MAX_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** How long a person's session lives after its last use (sliding), in hours. */
   SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
-  /** Trust X-Forwarded-For from a proxy in front of the service (the source address of rate limits). */
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /**
+   * The proxies in front of the service, whose X-Forwarded-For entries name the client (the source
+   * address of the per-address limits): a comma-separated list of addresses and CIDR ranges (or
+   * proxy-addr's `loopback`, `linklocal`, `uniquelocal`), or a hop count. Unset, `false` or `0`:
+   * the socket's address, X-Forwarded-For ignored. Parsed into fastify's `trustProxy` option
+   * (trustProxyOption); `true` is refused.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx): TrustProxyOption => {
+      const parsed = parseTrustProxy(v);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return trustProxyOption(parsed);
+    }),
   /** How often expired idempotency keys are purged, in seconds (0 turns the job off). */
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(900),
   /** How often failed-login counters that no longer count are purged, in seconds (0 turns the job off). */
@@ -79,6 +96,66 @@ const schema = z.object({
 });
 
 export type Config = z.infer<typeof schema>;
+
+/** Who may write the X-Forwarded-For entries the client address is taken from. */
+export type TrustProxy = { kind: 'none' } | { kind: 'hops'; hops: number } | { kind: 'proxies'; proxies: string[] };
+
+/** fastify's `trustProxy` option as TRUST_PROXY sets it. */
+export type TrustProxyOption = false | string[] | ((address: string, hop: number) => boolean);
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR range (`10.0.0.0/8`, `fd00::/8`) or a name of proxy-addr's ranges. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY's value, or the message that refuses it. */
+function parseTrustProxy(value: string | undefined): TrustProxy | string {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === 'false') return { kind: 'none' };
+  if (v === 'true') {
+    return (
+      '`true` is not accepted: it trusts every X-Forwarded-For entry, including the first one, which the client writes ' +
+      '(so a client could pick the address its failed authentications count against). Name the proxies in front of the ' +
+      'service (addresses or CIDR ranges, comma-separated, e.g. `10.0.0.0/8,127.0.0.1`) or give their number (a hop count, e.g. `1`)'
+    );
+  }
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 32) return 'a hop count is 0 to 32';
+    return hops === 0 ? { kind: 'none' } : { kind: 'hops', hops };
+  }
+  const proxies = v.split(',').map((e) => e.trim());
+  const wrong = proxies.filter((e) => !isProxyEntry(e));
+  if (wrong.length > 0) {
+    return `not an address, CIDR range, hop count or one of loopback, linklocal, uniquelocal: ${wrong.map((e) => JSON.stringify(e)).join(', ')}`;
+  }
+  return { kind: 'proxies', proxies };
+}
+
+/**
+ * fastify's `trustProxy` for TRUST_PROXY: the request's `ip` is then the right-most X-Forwarded-For
+ * entry not written by a trusted proxy. A list trusts the socket's peer and each entry from the right
+ * only while it is one of the proxies; a hop count trusts exactly that many hops (the socket's peer
+ * and the entries the proxies appended), whatever they are. fastify's own number option trusts
+ * nothing (it cannot tell a proxy from a client), hence the function.
+ */
+export function trustProxyOption(t: TrustProxy): TrustProxyOption {
+  switch (t.kind) {
+    case 'none':
+      return false;
+    case 'proxies':
+      return t.proxies;
+    case 'hops':
+      return (_address, hop) => hop < t.hops;
+  }
+}
 
 const MISSING_PAYOUT_KEY =
   'is required when DATABASE_URL is set: payout account numbers are encrypted under it ' +

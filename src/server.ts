@@ -198,7 +198,7 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
     },
     routerOptions: { maxParamLength: 500 },
     // The source address of per-address limits: the client's, from X-Forwarded-For, only behind a trusted proxy.
-    trustProxy: deps.config.TRUST_PROXY === 'true',
+    trustProxy: deps.config.TRUST_PROXY,
   });
 
   app.addHook('onSend', async (req, reply, payload) => {

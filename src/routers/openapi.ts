@@ -31,7 +31,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   415: 'The request body is not application/json.',
   428: 'The operation changes an existing record and needs If-Match with the revision the ETag gave (`revision_required`).',
   422: 'Well-formed but refused by a rule; `code` says which (`validation`, `idempotency_key_required` when a write made with an API key has no Idempotency-Key or one longer than 255 characters, ...).',
-  429: 'A rate limit was reached (`rate_limited`): the API key\'s, its organization\'s, or the source address\'s after repeated failed key authentication. Retry after Retry-After seconds.',
+  429: 'A rate limit was reached (`rate_limited`): the API key\'s, its organization\'s, or the source address\'s after repeated failed authentication. Retry after Retry-After seconds.',
   500: 'A fault of the service; `instance` carries the request id to quote.',
 };
 
@@ -125,8 +125,8 @@ function policyDescription(limits: RateLimitSettings | undefined): string {
   const rate = limits
     ? `\n\n**Rate limits.** Per API key: ${limits.perKey} requests per ${limits.windowSeconds} s. ` +
       `Per organization, across its keys: ${limits.perOrganization} per ${limits.windowSeconds} s. ` +
-      `Per source address: ${limits.authFailures} failed key authentications per ${limits.authFailureWindowSeconds} s, after which the address is refused until the window resets. `
-    : '\n\n**Rate limits.** Per API key, per organization across its keys, and per source address for failed key authentication. ';
+      `Per source address: ${limits.authFailures} failed authentications (keys or sessions) per ${limits.authFailureWindowSeconds} s, after which the address is refused until the window resets. `
+    : '\n\n**Rate limits.** Per API key, per organization across its keys, and per source address for failed authentication (keys and sessions). ';
   return (
     idempotency +
     rate +

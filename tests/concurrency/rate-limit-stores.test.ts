@@ -102,24 +102,35 @@ describe('RateLimits on Redis', () => {
     expect((await limits.hitKey(keyId, orgId))[0]).toMatchObject({ name: 'key', remaining: 0, allowed: true });
   });
 
-  it('addressState reads without counting; recordAuthFailure counts; over the limit the address is refused until the reset', async () => {
+  it('addressState reads without counting; a reserved attempt kept counts, one released does not; over the limit the address is refused until the reset', async () => {
     const limits = new RateLimits(settings(), { kind: 'redis', client, prefix });
     const address = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
     expect(await limits.addressState(address)).toEqual({ name: 'address', limit: 2, remaining: 2, resetSeconds: 0, allowed: true });
     expect(await limits.addressState(address)).toMatchObject({ remaining: 2, allowed: true });
 
-    const first = await limits.recordAuthFailure(address);
-    expect(first).toMatchObject({ name: 'address', limit: 2, remaining: 1, allowed: true });
-    expect(first.resetSeconds).toBeGreaterThanOrEqual(295);
-    expect(first.resetSeconds).toBeLessThanOrEqual(300);
+    // A good credential gives its unit back.
+    const good = await limits.reserveAuthAttempt(address);
+    expect(good.state).toMatchObject({ name: 'address', limit: 2, remaining: 1, allowed: true });
+    await good.release();
+    await good.release();
+    expect(await limits.addressState(address)).toMatchObject({ remaining: 2, allowed: true });
+
+    const first = await limits.reserveAuthAttempt(address);
+    expect(first.state).toMatchObject({ name: 'address', limit: 2, remaining: 1, allowed: true });
+    expect(first.state.resetSeconds).toBeGreaterThanOrEqual(295);
+    expect(first.state.resetSeconds).toBeLessThanOrEqual(300);
     expect(await limits.addressState(address)).toMatchObject({ remaining: 1, allowed: true });
-    // The failure that reaches the limit is still answered (401): only the next attempt is refused.
-    expect(await limits.recordAuthFailure(address)).toMatchObject({ remaining: 0, allowed: true });
+    // The attempt that reaches the limit is still checked (and answered 401 when it fails): only the next one is refused.
+    expect((await limits.reserveAuthAttempt(address)).state).toMatchObject({ remaining: 0, allowed: true });
+    const refused = await limits.reserveAuthAttempt(address);
+    expect(refused.state).toMatchObject({ name: 'address', limit: 2, remaining: 0, allowed: false });
+    // A refused attempt holds nothing to give back.
+    await refused.release();
     const state = await limits.addressState(address);
     expect(state).toMatchObject({ name: 'address', limit: 2, remaining: 0, allowed: false });
     expect(state.resetSeconds).toBeGreaterThanOrEqual(295);
     expect(state.resetSeconds).toBeLessThanOrEqual(300);
-    expect(await redis.get(`${prefix}:authfail:${address}`)).toBe('2');
+    expect(await redis.get(`${prefix}:authfail:${address}`)).toBe('3');
 
     // Another process (another RateLimits on the same Redis) sees the same address.
     const other = new RateLimits(settings(), { kind: 'redis', client: redis, prefix });
@@ -127,10 +138,57 @@ describe('RateLimits on Redis', () => {
     expect(await other.addressState(`${address}0`)).toMatchObject({ remaining: 2, allowed: true });
   });
 
+  it('a unit reserved in a window that has ended is not given back to the next window', async () => {
+    const limits = new RateLimits(settings({ authFailureWindowSeconds: 1 }), { kind: 'redis', client, prefix });
+    const address = `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+    const old = await limits.reserveAuthAttempt(address);
+    await new Promise((r) => setTimeout(r, 1100));
+    const current = await limits.reserveAuthAttempt(address);
+    expect(current.state).toMatchObject({ remaining: 1, allowed: true });
+    await old.release();
+    expect(await redis.get(`${prefix}:authfail:${address}`)).toBe('1');
+  });
+
   it('close() leaves a client it does not own open', async () => {
     const limits = new RateLimits(settings(), { kind: 'redis', client, prefix });
     await limits.close();
     expect(await client.ping()).toBe('PONG');
+  });
+});
+
+describe('reserved attempts in memory and in PostgreSQL', () => {
+  const t = useTestApp();
+  const stores = () => [
+    ['memory', new RateLimits(settings({ authFailureWindowSeconds: 1 }), { kind: 'memory' })] as const,
+    ...(onPostgres ? [['postgres', new RateLimits(settings({ authFailureWindowSeconds: 1 }), { kind: 'postgres', db: t.db })] as const] : []),
+  ];
+
+  it('a released unit is given back once; a kept one counts; a refused one holds nothing', async () => {
+    for (const [, limits] of stores()) {
+      const address = `10.6.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+      const good = await limits.reserveAuthAttempt(address);
+      expect(good.state).toMatchObject({ name: 'address', limit: 2, remaining: 1, allowed: true });
+      await good.release();
+      await good.release();
+      expect(await limits.addressState(address)).toMatchObject({ remaining: 2, allowed: true });
+      expect((await limits.reserveAuthAttempt(address)).state).toMatchObject({ remaining: 1, allowed: true });
+      expect((await limits.reserveAuthAttempt(address)).state).toMatchObject({ remaining: 0, allowed: true });
+      const refused = await limits.reserveAuthAttempt(address);
+      expect(refused.state).toMatchObject({ remaining: 0, allowed: false });
+      await refused.release();
+      expect(await limits.addressState(address)).toMatchObject({ remaining: 0, allowed: false });
+    }
+  });
+
+  it('a unit reserved in a window that has ended is not given back to the next window', async () => {
+    for (const [, limits] of stores()) {
+      const address = `10.5.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+      const old = await limits.reserveAuthAttempt(address);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await limits.reserveAuthAttempt(address)).state).toMatchObject({ remaining: 1, allowed: true });
+      await old.release();
+      expect(await limits.addressState(address)).toMatchObject({ remaining: 1 });
+    }
   });
 });
 
@@ -304,5 +362,75 @@ describe.skipIf(!onPostgres).each([
     const elsewhere = await getCustomer(servers[1]!, (await createTestCustomer(t.db, other.id)).id, other.owner.apiKey);
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.headers['ratelimit-remaining']).toBe(String(PER_KEY - 1));
+  });
+});
+
+const AUTH_FAILURES = 20;
+
+/**
+ * The failed-authentication limit per address across two real server processes (issue 14): each
+ * credential is checked only after a unit of its address's budget was reserved in the shared store,
+ * so 100 wrong keys at once from one address, split across both, are 20 answers of 401 and 80 of
+ * 429. The processes trust the loopback proxy (TRUST_PROXY=127.0.0.1), so each test names its own
+ * client address in X-Forwarded-For (other files fail keys from 127.0.0.1 itself).
+ */
+describe.skipIf(!onPostgres).each([
+  ['PostgreSQL', false],
+  ['Redis', true],
+] as const)('two server processes, failed authentications per address counted in %s', (_store, useRedis) => {
+  const t = useTestApp();
+  const prefix = newPrefix();
+  const servers: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    const env: Record<string, string> = {
+      DATABASE_URL: process.env.TEST_DATABASE_URL!,
+      RATE_LIMIT_AUTH_FAILURES: String(AUTH_FAILURES),
+      TRUST_PROXY: '127.0.0.1',
+      DATABASE_POOL_SIZE: '5',
+      ...(useRedis ? { REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix } : {}),
+    };
+    servers.push(await startServerProcess(env));
+    servers.push(await startServerProcess(env));
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    if (useRedis) await dropPrefix(prefix);
+  });
+
+  const clientAddress = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+
+  async function getAs(server: ServerProcess, customerId: string, token: string, from: string): Promise<Answer> {
+    const res = await fetch(`${server.url}/v1/receivables/customers/${customerId}`, { headers: { ...bearer(token), 'X-Forwarded-For': from } });
+    return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: await res.text() };
+  }
+
+  it(`100 wrong keys and sessions at once from one address across both: ${AUTH_FAILURES} answered 401, the rest 429`, async () => {
+    const org = await createTestOrganization(t.db);
+    const customer = await createTestCustomer(t.db, org.id);
+    const from = clientAddress();
+    // A good key, seen by both processes first: once cached it is not reserved for, and it is not a failure.
+    for (const server of servers) expect((await getAs(server, customer.id, org.owner.apiKey, from)).status).toBe(200);
+    const wrong = (i: number) => (i % 4 === 0 ? `fs_${randomUUID().replaceAll('-', '')}` : `fk_${randomUUID()}_${'x'.repeat(32)}`);
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => getAs(servers[i % 2]!, customer.id, wrong(i), from)));
+    const failed = answers.filter((a) => a.status === 401);
+    const limited = answers.filter((a) => a.status !== 401);
+    expect(failed).toHaveLength(AUTH_FAILURES);
+    expect(limited).toHaveLength(100 - AUTH_FAILURES);
+    for (const a of limited) {
+      expect(a.status).toBe(429);
+      expect(a.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(a.body)).toMatchObject({ code: 'rate_limited', detail: expect.stringMatching(/failed authentications/) });
+      expect(a.headers['ratelimit-limit']).toBe(String(AUTH_FAILURES));
+      expect(a.headers['ratelimit-remaining']).toBe('0');
+      expect(Number(a.headers['retry-after'])).toBeGreaterThanOrEqual(Math.max(1, Number(a.headers['ratelimit-reset'])));
+    }
+    // One counter for both processes: every answered failure saw a different count.
+    const remaining = failed.map((a) => Number(a.headers['ratelimit-remaining'])).sort((x, y) => x - y);
+    expect(remaining).toEqual(Array.from({ length: AUTH_FAILURES }, (_, i) => i));
+    // The address waits on either process, even with the good key; another address does not.
+    for (const server of servers) expect((await getAs(server, customer.id, org.owner.apiKey, from)).status).toBe(429);
+    expect((await getAs(servers[1]!, customer.id, org.owner.apiKey, clientAddress())).status).toBe(200);
   });
 });

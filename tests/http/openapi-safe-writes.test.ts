@@ -60,7 +60,7 @@ describe('the OpenAPI document describes idempotency and rate limits', () => {
     // A read takes no Idempotency-Key.
     expect(doc.paths['/things/{id}'].get.parameters.map((p: any) => p.name ?? p.$ref)).not.toContain('#/components/parameters/IdempotencyKey');
     expect(doc.info.description).toMatch(/600 requests per 60 s/);
-    expect(doc.info.description).toMatch(/20 failed key authentications per 300 s/);
+    expect(doc.info.description).toMatch(/20 failed authentications \(keys or sessions\) per 300 s/);
 
     const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
     const file = join(dir, 'openapi.json');

@@ -108,7 +108,7 @@ describe('rate limits per API key and per organization', () => {
   });
 });
 
-describe('failed key authentication per source address', () => {
+describe('failed authentication per source address', () => {
   it(`${AUTH_FAILURES} bad keys from one address are 401; the next is 429 before the key is checked; another address is unaffected`, async () => {
     const org = await createTestOrganization(t.db);
     const customer = await createTestCustomer(t.db, org.id);
@@ -132,6 +132,58 @@ describe('failed key authentication per source address', () => {
 
     const elsewhere = await read(url, org.owner.apiKey, address());
     expect(elsewhere.statusCode).toBe(200);
+  });
+
+  it(`100 wrong keys at once from one address: ${AUTH_FAILURES} are checked and answered 401, the rest 429 without being checked`, async () => {
+    const org = await createTestOrganization(t.db);
+    const customer = await createTestCustomer(t.db, org.id);
+    const url = `/v1/receivables/customers/${customer.id}`;
+    const attacker = address();
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => read(url, `fk_${randomUUID()}_${'x'.repeat(32)}`, attacker)),
+    );
+    const refused = answers.filter((a) => a.statusCode === 429);
+    expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(AUTH_FAILURES);
+    expect(refused).toHaveLength(100 - AUTH_FAILURES);
+    for (const a of refused) {
+      expectProblem(a, 429, 'rate_limited');
+      expect(limits(a)).toMatchObject({ limit: AUTH_FAILURES, remaining: 0 });
+      expect(Number(a.headers['retry-after'])).toBeGreaterThanOrEqual(Math.max(1, limits(a).reset));
+    }
+    // Each answered failure saw a different count.
+    const remaining = answers.filter((a) => a.statusCode === 401).map((a) => limits(a).remaining).sort((x, y) => x - y);
+    expect(remaining).toEqual(Array.from({ length: AUTH_FAILURES }, (_, i) => i));
+  });
+
+  it('failed session tokens count against the address like failed keys', async () => {
+    const org = await createTestOrganization(t.db);
+    const customer = await createTestCustomer(t.db, org.id);
+    const url = `/v1/receivables/customers/${customer.id}`;
+    const from = address();
+    for (let i = 1; i <= AUTH_FAILURES; i++) {
+      const res = await read(url, `fs_${randomUUID().replaceAll('-', '')}`, from);
+      expectProblem(res, 401);
+      expect(limits(res)).toMatchObject({ limit: AUTH_FAILURES, remaining: AUTH_FAILURES - i });
+    }
+    expectProblem(await read(url, `fs_${randomUUID().replaceAll('-', '')}`, from), 429, 'rate_limited');
+    // A valid session from that address waits too.
+    expectProblem(await read(url, org.owner.session, from), 429, 'rate_limited');
+    expect((await read(url, org.owner.session, address())).statusCode).toBe(200);
+  });
+
+  it('good sessions and keys (cached or not) give their reserved attempt back', async () => {
+    const org = await createTestOrganization(t.db);
+    const second = await createTestMember(t.db, org.id, { role: 'viewer' });
+    const customer = await createTestCustomer(t.db, org.id);
+    const url = `/v1/receivables/customers/${customer.id}`;
+    const from = address();
+    for (let i = 0; i < AUTH_FAILURES + 2; i++) expect((await read(url, org.owner.session, from)).statusCode).toBe(200);
+    // A key seen for the first time, then again.
+    expect((await read(url, second.apiKey, from)).statusCode).toBe(200);
+    expect((await read(url, second.apiKey, from)).statusCode).toBe(200);
+    const failed = await read(url, `fs_${randomUUID().replaceAll('-', '')}`, from);
+    expectProblem(failed, 401);
+    expect(limits(failed)).toMatchObject({ limit: AUTH_FAILURES, remaining: AUTH_FAILURES - 1 });
   });
 
   it('successful authentications and missing credentials are not counted', async () => {

@@ -4,7 +4,7 @@ import { rateLimitHeaders } from './response-headers';
 
 /**
  * Narrows the caller to a principal once and counts an API key's request against its key's and its
- * organization's limits (one step: with a cached principal both are one statement). Failed key
+ * organization's limits (one step: with a cached principal both are one statement). Failed
  * authentications count against the source address, which is refused with 429 once over its limit.
  * The RateLimit-* headers go on ctx.out, so they reach every answer of the request, errors included
  * (responseMeta keeps them on refusals; a 429 or 401 carries its limit's state itself).

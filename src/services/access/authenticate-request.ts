@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { rateLimitedError, type LimitState, type RateLimits } from '../rate-limit/limits';
-import { authenticate, authenticateApiKey, bearerToken, cachedKeyStillValid, credentialKind, parseApiKeyToken, type Authenticated } from './authenticate';
+import { authenticate, authenticateApiKey, bearerToken, cachedKeyStillValid, parseApiKeyToken, type Authenticated } from './authenticate';
 import { principalCacheFor } from './principal-cache';
 import type { Principal } from './principal';
 
@@ -19,37 +19,32 @@ export interface RequestCredentials {
 }
 
 /**
- * Whether a failed attempt counts against the source address: anything that tries to be an API key
- * (an `fk_` token, a malformed token, another scheme). A missing header tries nothing, and a
- * session-shaped token that fails is a person whose session ended, not a guess at a key.
- */
-function countsAsKeyAttempt(authorization: string | undefined): boolean {
-  if (!authorization) return false;
-  const token = bearerToken(authorization);
-  return !token || credentialKind(token) !== 'session';
-}
-
-/**
- * Runs an authentication with the failed-attempt accounting of its source address: an address over
- * its failed-authentication limit is refused with 429 before the credential is even looked at; each
- * failed key authentication is counted, and its 401 carries where the address stands (`rateLimit`),
- * which the edge reports in RateLimit-* headers.
+ * Runs an authentication with the failed-attempt accounting of its source address (DESIGN section
+ * 8): reserve, authenticate, then release or keep. Any credential counts (an `fk_` key, an `fs_`
+ * session, a malformed token, another scheme); a missing header tries nothing. Before the credential
+ * is looked at, one unit of the address's failed-authentication budget is reserved atomically in the
+ * store: an address without budget left is refused with 429 without checking anything, so a burst
+ * of concurrent attempts checks at most as many credentials as the limit allows. A failed
+ * authentication keeps its unit and its 401 carries where the address stands (`rateLimit`, which the
+ * edge reports in RateLimit-* headers); any other outcome gives the unit back.
  */
 async function withAddressAccounting<T>(deps: GuardDeps, req: RequestCredentials, run: () => Promise<T>): Promise<T> {
-  const counted = countsAsKeyAttempt(req.authorization);
-  if (counted) {
-    const address = await deps.rateLimits.addressState(req.ip);
-    if (!address.allowed) throw rateLimitedError(address);
-  }
+  if (!req.authorization) return run();
+  const attempt = await deps.rateLimits.reserveAuthAttempt(req.ip);
+  if (!attempt.state.allowed) throw rateLimitedError(attempt.state);
+  let result: T;
   try {
-    return await run();
+    result = await run();
   } catch (e) {
-    if (counted && e instanceof AppError && e.appCode === 'unauthenticated') {
-      const address = await deps.rateLimits.recordAuthFailure(req.ip);
-      throw new AppError(e.appCode, { detail: e.detail, errors: e.fieldErrors, cause: e.cause, rateLimit: address });
+    if (e instanceof AppError && e.appCode === 'unauthenticated') {
+      throw new AppError(e.appCode, { detail: e.detail, errors: e.fieldErrors, cause: e.cause, rateLimit: attempt.state });
     }
+    // The refusal or fault is the answer; a store failing to give the unit back only leaves it counted.
+    await attempt.release().catch(() => undefined);
     throw e;
   }
+  await attempt.release();
+  return result;
 }
 
 /** Authenticates a request for any transport, with the failed-attempt accounting of its address. */

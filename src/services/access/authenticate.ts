@@ -37,7 +37,7 @@ const SESSION_RE = /^fs_[A-Za-z0-9_-]{20,200}$/;
 
 export type CredentialKind = 'api_key' | 'session' | 'unknown';
 
-/** Which kind of credential a bearer token claims to be (used to count failed key authentications). */
+/** Which kind of credential a bearer token claims to be. */
 export function credentialKind(token: string): CredentialKind {
   if (token.startsWith('fk_')) return 'api_key';
   if (token.startsWith('fs_')) return 'session';

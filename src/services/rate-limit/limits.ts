@@ -68,7 +68,37 @@ local org = hit(KEYS[2], ARGV[1])
 return {key[1], key[2], org[1], org[2]}
 `;
 
-type RedisWithHitKey = Redis & { financeHitKey(keyCounter: string, orgCounter: string, seconds: string, perKey: string): Promise<number[]> };
+/**
+ * Gives back one reserved unit of an address's failed-authentication counter, only while the window
+ * it was reserved in is still the one there: its time to live within half a second of the one the
+ * reservation expects (a window opened since lives at least a whole second longer) and above nothing.
+ * KEYS: the counter; ARGV: the expected milliseconds to live. Answers 1 when given back, else 0.
+ */
+const RELEASE_AUTH_ATTEMPT_LUA = `
+local ttl = redis.call('pttl', KEYS[1])
+if ttl <= 0 or math.abs(ttl - tonumber(ARGV[1])) >= 500 then return 0 end
+local points = tonumber(redis.call('get', KEYS[1]))
+if not points or points <= 0 then return 0 end
+redis.call('decr', KEYS[1])
+return 1
+`;
+
+type RedisWithHitKey = Redis & {
+  financeHitKey(keyCounter: string, orgCounter: string, seconds: string, perKey: string): Promise<number[]>;
+  financeReleaseAuthAttempt(counter: string, expectedTtlMs: string): Promise<number>;
+};
+
+/**
+ * One unit of an address's failed-authentication budget, held while a credential is checked
+ * (reserve, authenticate, then release or keep): concurrent attempts from one address can never
+ * check more credentials than the limit allows.
+ */
+export interface AuthAttempt {
+  /** Where the address stands with this attempt counted; not allowed: refuse (429) without checking the credential. */
+  state: LimitState;
+  /** Gives the unit back (the credential was good, or its check failed for another reason); kept, it counts as a failure. */
+  release(): Promise<void>;
+}
 
 export interface RateLimitSettings {
   perKey: number;
@@ -131,6 +161,9 @@ export class RateLimits {
     if (store.kind === 'redis') {
       const client = store.client as RedisWithHitKey;
       if (typeof client.financeHitKey !== 'function') client.defineCommand('financeHitKey', { numberOfKeys: 2, lua: HIT_KEY_LUA });
+      if (typeof client.financeReleaseAuthAttempt !== 'function') {
+        client.defineCommand('financeReleaseAuthAttempt', { numberOfKeys: 1, lua: RELEASE_AUTH_ATTEMPT_LUA });
+      }
       this.redis = { client, prefix: store.prefix, owned: store.owned ?? false };
     }
     const make = (name: string, points: number, duration: number): Limiter => {
@@ -306,11 +339,74 @@ export class RateLimits {
     return state('address', limit, res, !res || res.consumedPoints < limit);
   }
 
-  /** Counts one failed key authentication from an address. */
-  async recordAuthFailure(address: string): Promise<LimitState> {
-    const s = await hit(this.authFailures, 'address', this.settings.authFailures, address);
-    // The failure itself is answered 401; only the next attempt over the limit is refused.
-    return { ...s, allowed: true };
+  /**
+   * Reserves one unit of the address's failed-authentication budget before a credential is checked,
+   * in one atomic step of the store (the same fixed window and counter as addressState): the unit is
+   * counted whether or not the budget allows it, and the attempt may go on only when the count is
+   * within the limit. The caller keeps the unit when the credential fails (a failure, answered 401
+   * with this state) and releases it otherwise, so a good credential costs the budget nothing.
+   */
+  async reserveAuthAttempt(address: string): Promise<AuthAttempt> {
+    const limit = this.settings.authFailures;
+    if (this.db) return this.reserveInTable(this.db, address);
+    let res: RateLimiterRes;
+    let allowed = true;
+    try {
+      res = await this.authFailures.consume(address, 1);
+    } catch (e) {
+      if (!(e instanceof RateLimiterRes)) throw e;
+      res = e;
+      allowed = false;
+    }
+    const s = state('address', limit, res, allowed);
+    // The window this unit was counted in, by when it ends (a window opened later ends at least a second later).
+    const endsAt = Date.now() + res.msBeforeNext;
+    const redis = this.redis;
+    let released = false;
+    return {
+      state: s,
+      release: async () => {
+        if (released || !allowed) return;
+        released = true;
+        if (redis) {
+          const ttl = endsAt - Date.now();
+          if (ttl > 0) await redis.client.financeReleaseAuthAttempt(`${redis.prefix}:authfail:${address}`, String(ttl));
+          return;
+        }
+        // In memory: read and given back in the same turn of the event loop as far as the store goes.
+        const now = await this.authFailures.get(address);
+        if (now && now.consumedPoints > 0 && now.msBeforeNext > 0 && Math.abs(Date.now() + now.msBeforeNext - endsAt) < 500) {
+          await this.authFailures.reward(address, 1);
+        }
+      },
+    };
+  }
+
+  /** reserveAuthAttempt on PostgreSQL: the counter's upsert, and its release only in the window it was counted in. */
+  private async reserveInTable(db: Database, address: string): Promise<AuthAttempt> {
+    const now = new Date();
+    const at = now.toISOString();
+    const key = `authfail:${address}`;
+    const expire = new Date(now.getTime() + this.settings.authFailureWindowSeconds * 1000).toISOString();
+    const [row] = await queryRows<{ points: number; expire: Date | string }>(
+      db,
+      sql`insert into rate_limit_counters (key, points, expire) values (${key}, 1, ${expire}::timestamptz)
+          ${counterUpsert(at, expire)}`,
+    );
+    const s = this.stateOf('address', this.settings.authFailures, Number(row!.points), row!.expire, now);
+    const window = new Date(row!.expire).toISOString();
+    let released = false;
+    return {
+      state: s,
+      release: async () => {
+        if (released || !s.allowed) return;
+        released = true;
+        await queryRows(
+          db,
+          sql`update rate_limit_counters set points = points - 1 where key = ${key} and expire = ${window}::timestamptz and points > 0`,
+        );
+      },
+    };
   }
 }
 
