@@ -131,6 +131,14 @@ const TEXTS: Record<string, string> = {
   'address.postcode': '50450',
   'address.state': 'Wilayah Persekutuan Kuala Lumpur',
   'address.country_code': 'MY',
+  'claim.reference': 'EC-2026-0007',
+  'claim_decision.from': 'submitted',
+  'claim_decision.to': 'approved',
+  'claim_decision.reason': 'Within the travel policy',
+  'labels.en': 'Submit',
+  'labels.ms': 'Hantar',
+  'labels.zh': '提交',
+  'einvoice_status.key': 'Invoice',
   'custom_fields.key': 'project_code',
   'custom_fields.value': 'PRJ-7',
   'document.key': 'en',
@@ -247,4 +255,49 @@ export function addExamples(doc: Json): string[] {
     }
   }
   return missing;
+}
+
+/**
+ * A request body built from the schema's own examples, of the properties the schema requires (a body
+ * with no required property: its first one), so that the example is one request, not every field at
+ * once (a sales invoice with a credit note's `reason` would be refused when pasted).
+ */
+function bodyExample(s: Json | undefined, doc: Json, depth = 0, extras: string[] = []): unknown {
+  if (!s || depth > 8) return undefined;
+  if (s.$ref) return bodyExample(doc.components.schemas[String(s.$ref).split('/').pop()!], doc, depth + 1);
+  const leaf = s.examples?.[0] ?? s.example ?? s.const ?? s.enum?.[0];
+  if (leaf !== undefined) return leaf;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branch = (s[key] ?? []).find((b: Json) => !types(b).every((t) => t === 'null') || b.$ref);
+    if (branch) return bodyExample(branch, doc, depth + 1);
+  }
+  const t = types(s);
+  if (t.includes('array')) {
+    const item = bodyExample(s.items, doc, depth + 1);
+    return item === undefined ? [] : [item];
+  }
+  if (t.includes('object') || s.properties) {
+    const props = Object.keys(s.properties ?? {});
+    const chosen = [...(s.required?.length ? (s.required as string[]) : props.slice(0, 1)), ...extras.filter((p) => props.includes(p))];
+    const out: Json = {};
+    for (const name of chosen) {
+      const value = bodyExample(s.properties?.[name], doc, depth + 1);
+      if (value !== undefined) out[name] = value;
+    }
+    return out;
+  }
+  return undefined;
+}
+
+/** Properties a request needs by a rule the schema cannot say (a receipt line needs its amount). */
+const BODY_EXTRAS: Record<string, string[]> = { 'expenses-claims-lines-add': ['amount'] };
+
+/** Gives every JSON request body an example of one valid request. */
+export function addRequestExamples(doc: Json) {
+  for (const item of Object.values<Json>(doc.paths ?? {})) {
+    for (const op of Object.values<Json>(item)) {
+      const media = op.requestBody?.content?.['application/json'];
+      if (media && media.example === undefined && media.examples === undefined) media.example = bodyExample(media.schema, doc, 0, BODY_EXTRAS[op.operationId] ?? []);
+    }
+  }
 }

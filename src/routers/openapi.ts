@@ -4,7 +4,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../services/idempotency/idempotency'
 import type { RateLimitSettings } from '../services/rate-limit/limits';
 import { appRouter } from './app';
 import { ALLOWED_TYPES } from '../services/documents/file-types';
-import { addExamples, exampleUuid } from './openapi-examples';
+import { addExamples, addRequestExamples, exampleUuid } from './openapi-examples';
 import { uploadedDocumentJsonSchema } from './documents/schemas';
 import type { Meta } from './trpc';
 
@@ -222,6 +222,15 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
       if (meta?.requiresRevision) {
         op.parameters = [...(op.parameters ?? []).filter((p: Json) => p.name !== 'If-Match'), ref('parameters', 'IfMatch')];
       }
+      // The REST adapter reads a JSON body on every write, even one whose input is all in the path: without
+      // one the answer is 400 invalid_request. Say so, so that the example request works when pasted.
+      if (method !== 'get' && !op.requestBody) {
+        op.requestBody = {
+          required: true,
+          description: 'An empty JSON object: the operation takes its input from the path',
+          content: { 'application/json': { schema: { type: 'object', additionalProperties: false }, example: {} } },
+        };
+      }
       const responses: Json = { [status]: { ...success, description: status === '201' ? 'Created' : 'Success', headers } };
       for (const s of errorStatuses(method, path, meta)) responses[String(s)] = ref('responses', `Problem${s}`);
       op.responses = responses;
@@ -239,6 +248,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
   // trpc-to-openapi adds a schema per tRPC error code; no operation answers them (errors are Problem).
   for (const name of Object.keys(doc.components.schemas)) if (name.startsWith('error.')) delete doc.components.schemas[name];
   addExamples(doc);
+  addRequestExamples(doc);
   return doc as OpenAPIObject;
 }
 

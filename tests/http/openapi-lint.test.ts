@@ -8,6 +8,8 @@ import spectralParsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/routers/openapi';
+import { createTestOrganization } from '../factories/organization';
+import { useTestApp } from '../helpers/app';
 
 /**
  * The OpenAPI document as the /docs page and client generators read it: lint-clean under Redocly's
@@ -15,6 +17,7 @@ import { buildOpenApiDocument } from '../../src/routers/openapi';
  * examples everywhere (what the page shows and its request client pre-fills is a value the API accepts).
  */
 const run = promisify(execFile);
+const t = useTestApp();
 type Json = Record<string, any>;
 const build = () => buildOpenApiDocument({ rateLimits: { perKey: 600, perOrganization: 3000, windowSeconds: 60, authFailures: 20, authFailureWindowSeconds: 300 } }) as Json;
 
@@ -147,4 +150,42 @@ describe('the OpenAPI document tells a client what it needs', () => {
     expect(unused).toEqual([]);
     expect(Object.keys(doc.components.schemas).filter((n) => n.startsWith('error.'))).toEqual([]);
   });
+});
+
+describe('the examples work when pasted', () => {
+  /** The operation's path with its path parameters' examples, and its query with every query example (but the signed cursor). */
+  function exampleUrl(path: string, op: Json, doc: Json) {
+    const params = (op.parameters ?? []).map((p: Json) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p));
+    let url = `/v1${path}`;
+    const query = new URLSearchParams();
+    for (const p of params) {
+      const example = p.example ?? exampleOf(p.schema) ?? exampleOf(p.schema?.anyOf?.find((b: Json) => b.type === 'integer') ?? {});
+      if (p.in === 'path') url = url.replace(`{${p.name}}`, String(example));
+      // A cursor is what next_cursor gave, signed by the service: no example can be one.
+      if (p.in === 'query' && p.name !== 'cursor') query.set(p.name, String(example));
+    }
+    return { url: query.size ? `${url}?${query}` : url, params };
+  }
+
+  it("every operation's example request (path, query and body) is of the operation's shape: never 400, never 5xx; a customer is created", async () => {
+    const doc = build();
+    const org = await createTestOrganization(t.db);
+    const answers: string[] = [];
+    for (const [path, item] of Object.entries<Json>(doc.paths)) {
+      for (const [method, op] of Object.entries<Json>(item)) {
+        if (path === '/documents' && method === 'post') continue; // multipart: tests/http/documents.test.ts
+        const { url, params } = exampleUrl(path, op, doc);
+        const body = op.requestBody?.content?.['application/json']?.example;
+        const headers: Record<string, string> = { authorization: `Bearer ${org.owner.apiKey}` };
+        for (const p of params) if (p.in === 'header') headers[p.name.toLowerCase()] = String(p.example);
+        headers['idempotency-key'] = `example-${method}-${path}`;
+        if (body !== undefined) headers['content-type'] = 'application/json';
+        const res = await t.app.inject({ method: method.toUpperCase() as never, url, headers, payload: body === undefined ? undefined : JSON.stringify(body) });
+        answers.push(`${res.statusCode} ${method.toUpperCase()} ${path}${res.statusCode === 400 ? ` ${res.body}` : ''}`);
+      }
+    }
+    expect(answers.filter((a) => a.startsWith('400') || a.startsWith('5'))).toEqual([]);
+    expect(answers).toContain('201 POST /receivables/customers');
+    expect(answers).toContain('200 GET /receivables/invoices');
+  }, 60_000);
 });
