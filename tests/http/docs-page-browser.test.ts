@@ -67,6 +67,9 @@ describe('/docs in a browser', () => {
     expect(text).toContain('Receivables documents');
 
     expect(requested.filter((u) => !isLocal(u))).toEqual([]);
+    // The examples it shows are the document's, not placeholders that fail when pasted.
+    expect(text).not.toContain('9007199254740991');
+    expect(text).not.toMatch(/"[a-z_]+_id": ""/);
     for (const feature of [/Ask AI/i, /\bMCP\b/, /Developer Tools/i, /\bDeploy\b/i, /\bShare\b/i, /VS Code/, /\bCursor\b/, /Open in API Client/i]) {
       expect(text).not.toMatch(feature);
     }
