@@ -58,7 +58,11 @@ async function visitDocs() {
 
 describe('/docs in a browser', () => {
   it('loads nothing from another host and offers no AI agent, MCP, developer tools, share or deploy', async (ctx) => {
-    if (!existsSync(CHROMIUM)) ctx.skip(`${CHROMIUM} is not installed (apt-get install chromium; .ci/run does it): the browser check of /docs did not run`);
+    if (!existsSync(CHROMIUM)) {
+      const note = `${CHROMIUM} is not installed (apt-get install chromium; .ci/run does it): the browser check of /docs did not run`;
+      console.warn(`SKIPPED: ${note}`);
+      ctx.skip(note);
+    }
     const { requested, text } = await visitDocs();
 
     // It did render the reference from this service's document, with its script served from here.
