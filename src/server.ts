@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import { randomUUID } from 'node:crypto';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import type { AppDeps } from './deps';
+import { DOCS_PAGE_CONFIGURATION } from './docs-page';
 import { queryRows, sql } from './db/client';
 import { ERROR_CATALOGUE, isAppError, type ErrorCode } from './lib/errors';
 import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
@@ -222,10 +223,7 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
 
   await app.register((scope) => restFacade(scope, deps), { prefix: '/v1' });
 
-  await app.register(fastifyApiReference, {
-    routePrefix: '/docs',
-    configuration: { url: '/v1/openapi.json', title: 'Receivables and Expense Claims API' },
-  });
+  await app.register(fastifyApiReference, { routePrefix: '/docs', configuration: DOCS_PAGE_CONFIGURATION });
 
   app.get('/problems/:code', async (req, reply) => {
     const code = (req.params as { code: string }).code;

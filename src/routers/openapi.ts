@@ -4,6 +4,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../services/idempotency/idempotency'
 import type { RateLimitSettings } from '../services/rate-limit/limits';
 import { appRouter } from './app';
 import { ALLOWED_TYPES } from '../services/documents/file-types';
+import { addExamples, addRequestExamples, exampleUuid } from './openapi-examples';
 import { uploadedDocumentJsonSchema } from './documents/schemas';
 import type { Meta } from './trpc';
 
@@ -56,36 +57,38 @@ const problemSchema = {
   description: 'RFC 9457 problem details. `code` is the stable refusal code to branch on.',
   required: ['type', 'title', 'status'],
   properties: {
-    type: { type: 'string', description: 'URI of the problem type, /problems/<code>' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
+    type: { type: 'string', description: 'URI of the problem type, /problems/<code>', examples: ['/problems/validation'] },
+    title: { type: 'string', examples: ['Validation failed'] },
+    status: { type: 'integer', minimum: 400, maximum: 599, examples: [422] },
+    detail: { type: 'string', examples: ['The request is refused by a rule: see errors'] },
     code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
-    instance: { type: 'string', description: 'The request path; for a 500, the request id' },
-    request_id: { type: 'string' },
+    instance: { type: 'string', description: 'The request path; for a 500, the request id', examples: ['/v1/receivables/invoices'] },
+    request_id: { type: 'string', examples: [exampleUuid('request')] },
     errors: {
       type: 'array',
       items: {
         type: 'object',
         required: ['pointer', 'detail'],
         properties: {
-          pointer: { type: 'string', description: 'JSON Pointer into the body, or /query/<name>, /path/<name>, /headers/<name>' },
-          detail: { type: 'string' },
-          code: { type: 'string', description: 'The rule at fault, where the refusal names one (einvoice_not_ready: the preflight code)' },
+          pointer: { type: 'string', description: 'JSON Pointer into the body, or /query/<name>, /path/<name>, /headers/<name>', examples: ['/lines/0/quantity'] },
+          detail: { type: 'string', examples: ['must be greater than 0'] },
+          code: { type: 'string', description: 'The rule at fault, where the refusal names one (einvoice_not_ready: the preflight code)', examples: ['buyer_tin_missing'] },
         },
       },
     },
   },
 };
 
+const INT_MAX = 2_147_483_647;
+
 const headerDefs: Json = {
   ETag: { description: "The record's revision, quoted", schema: { type: 'string', example: '"1"' } },
-  Location: { description: 'Address of the created record', schema: { type: 'string' } },
-  'X-Request-Id': { description: 'Id of this request, to quote when reporting a problem', schema: { type: 'string' } },
-  'RateLimit-Limit': { description: 'Requests allowed in the current window of the tightest limit', schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in that window', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until that window resets', schema: { type: 'integer' } },
-  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+  Location: { description: 'Address of the created record', schema: { type: 'string', examples: [`/v1/receivables/invoices/${exampleUuid('receivables_document')}`] } },
+  'X-Request-Id': { description: 'Id of this request, to quote when reporting a problem', schema: { type: 'string', examples: [exampleUuid('request')] } },
+  'RateLimit-Limit': { description: 'Requests allowed in the current window of the tightest limit', schema: { type: 'integer', minimum: 0, maximum: INT_MAX, examples: [600] } },
+  'RateLimit-Remaining': { description: 'Requests left in that window', schema: { type: 'integer', minimum: 0, maximum: INT_MAX, examples: [599] } },
+  'RateLimit-Reset': { description: 'Seconds until that window resets', schema: { type: 'integer', minimum: 0, maximum: INT_MAX, examples: [60] } },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0, maximum: INT_MAX, examples: [30] } },
   'Idempotent-Replayed': { description: 'true when the answer is the replay of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
 };
 
@@ -135,6 +138,18 @@ function policyDescription(limits: RateLimitSettings | undefined): string {
   );
 }
 
+/** The document's tags, in the order the /docs page lists them, with what each groups (tests/http/openapi-lint.test.ts: every tag used is here). */
+const TAGS = [
+  { name: 'Customers', description: 'The organization\'s customers: who receivables documents are issued to, with the identifiers LHDN MyInvois needs (TIN, registration, SST number).' },
+  {
+    name: 'Receivables documents',
+    description: 'Invoices, credit notes and debit notes: drafts, issue, the e-invoice status at LHDN MyInvois, attachments and the PDF.',
+  },
+  { name: 'Receipts', description: 'Money received from customers and its allocation to their open documents.' },
+  { name: 'Expense claims', description: 'Claims of what members spent for the organization: lines, approval, settlement and sign-off.' },
+  { name: 'Documents', description: 'Uploaded files (receipts, supporting documents) that records bind as attachments.' },
+];
+
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 /**
@@ -157,6 +172,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
   }) as Json;
 
   doc.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
+  doc.info.contact = { name: 'The operator of this service' };
   doc.components ??= {};
   doc.components.schemas ??= {};
   doc.components.schemas.Problem = problemSchema;
@@ -206,6 +222,15 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
       if (meta?.requiresRevision) {
         op.parameters = [...(op.parameters ?? []).filter((p: Json) => p.name !== 'If-Match'), ref('parameters', 'IfMatch')];
       }
+      // The REST adapter reads a JSON body on every write, even one whose input is all in the path: without
+      // one the answer is 400 invalid_request. Say so, so that the example request works when pasted.
+      if (method !== 'get' && !op.requestBody) {
+        op.requestBody = {
+          required: true,
+          description: 'An empty JSON object: the operation takes its input from the path',
+          content: { 'application/json': { schema: { type: 'object', additionalProperties: false }, example: {} } },
+        };
+      }
       const responses: Json = { [status]: { ...success, description: status === '201' ? 'Created' : 'Success', headers } };
       for (const s of errorStatuses(method, path, meta)) responses[String(s)] = ref('responses', `Problem${s}`);
       op.responses = responses;
@@ -215,6 +240,15 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
   addUploadOperation(doc);
   addContentOperation(doc);
   addInvoicePdfOperation(doc);
+
+  // Every operation needs a credential: say it once for the document (operations repeat it).
+  doc.security = [{ bearer: [] }];
+  const used = new Set(Object.values<Json>(doc.paths).flatMap((item) => Object.values<Json>(item).flatMap((op) => op.tags ?? [])));
+  doc.tags = [...TAGS.filter((tag) => used.has(tag.name)), ...[...used].filter((name) => !TAGS.some((tag) => tag.name === name)).map((name) => ({ name }))];
+  // trpc-to-openapi adds a schema per tRPC error code; no operation answers them (errors are Problem).
+  for (const name of Object.keys(doc.components.schemas)) if (name.startsWith('error.')) delete doc.components.schemas[name];
+  addExamples(doc);
+  addRequestExamples(doc);
   return doc as OpenAPIObject;
 }
 
@@ -277,6 +311,7 @@ interface BinaryOperation {
   idDescription: string;
   answer: string;
   contentDisposition: string;
+  contentDispositionExample: string;
   headers?: Json;
   content: Json;
   problems: number[];
@@ -295,8 +330,8 @@ function addBinaryOperation(doc: Json, op: BinaryOperation) {
         'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
         'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
         'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
-        'Content-Disposition': { description: op.contentDisposition, schema: { type: 'string' } },
-        'Content-Length': { description: 'Bytes', schema: { type: 'integer' } },
+        'Content-Disposition': { description: op.contentDisposition, schema: { type: 'string', examples: [op.contentDispositionExample] } },
+        'Content-Length': { description: 'Bytes', schema: { type: 'integer', minimum: 0, maximum: INT_MAX, examples: [48_213] } },
         ...op.headers,
       },
       content: op.content,
@@ -330,6 +365,7 @@ function addContentOperation(doc: Json) {
     idDescription: 'The document id',
     answer: 'The bytes of the document, with the content type it was recognised as',
     contentDisposition: "Always `attachment`, with the filename as RFC 6266 says: an ASCII `filename` and the exact one in `filename*=UTF-8''...` (RFC 5987)",
+    contentDispositionExample: `attachment; filename="receipt-2026-01-12.pdf"; filename*=UTF-8''receipt-2026-01-12.pdf`,
     headers: { 'X-Content-Type-Options': { description: 'Always `nosniff`', schema: { type: 'string', enum: ['nosniff'] } } },
     content: Object.fromEntries(ALLOWED_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
     problems: [400, 401, 404, 429, 500],
@@ -351,6 +387,7 @@ function addInvoicePdfOperation(doc: Json) {
     idDescription: 'The receivables document',
     answer: 'The document as a PDF',
     contentDisposition: '`inline; filename="<reference>.pdf"`; a draft, which has no number yet, is named by its id',
+    contentDispositionExample: 'inline; filename="INV-2026-0001.pdf"',
     content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
     problems: [400, 401, 403, 404, 429, 500],
   });
