@@ -124,14 +124,13 @@ describe('nesting is limited (64) before anything parses, hashes or authenticate
 
 describe('keys that name a prototype are refused anywhere in a body', () => {
   for (const key of ['__proto__', 'constructor', 'prototype']) {
-    it(`"${key}" in a nested object is 400 at its pointer, on /v1 and /trpc`, async () => {
+    it(`"${key}" as a key of a JSON value (custom fields) is 400 at its pointer, on /v1 and /trpc`, async () => {
       const org = await createTestOrganization(t.db);
-      const body = `{"code":"P-1","legal_name":"Kedai","address":{"line1":"x","${key}":{"polluted":"yes"}}}`;
+      const body = `{"code":"P-1","legal_name":"Kedai","custom_fields":{"${key}":"yes"}}`;
       const rest = await postRaw(CUSTOMERS, org.owner.apiKey, body);
-      expect(rest.statusCode).toBe(400);
       expectProblem(rest, 400, 'invalid_request');
       const trpc = await postRaw('/trpc/receivables.customers.create', org.owner.apiKey, body);
-      expect(trpcProblem(trpc, 400, 'invalid_request').errors).toEqual([{ pointer: `/address/${key}`, detail: expect.any(String) }]);
+      expect(trpcProblem(trpc, 400, 'invalid_request').errors).toEqual([{ pointer: `/custom_fields/${key}`, detail: expect.any(String) }]);
       expect(await customerCount(org.id)).toBe(0);
     });
   }
