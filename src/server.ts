@@ -8,6 +8,7 @@ import { DOCS_PAGE_CONFIGURATION } from './docs-page';
 import { queryRows, sql } from './db/client';
 import { ERROR_CATALOGUE, isAppError, type ErrorCode } from './lib/errors';
 import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
+import { registerBodyChecks, registerQueryCheck } from './routers/body-parser';
 import { registerContentRoute } from './routers/documents/content-route';
 import { registerUploadRoute } from './routers/documents/upload-route';
 import { registerInvoicePdfRoute } from './routers/receivables/invoices/pdf-route';
@@ -157,6 +158,7 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
 
   const openApiDocument = buildOpenApiDocument({ rateLimits: deps.rateLimits.settings });
   app.get('/openapi.json', async (_req, reply) => reply.header('cache-control', 'no-cache').send(openApiDocument));
+  registerQueryCheck(app, openApiDocument as never);
 
   await registerUploadRoute(app, deps);
   await registerContentRoute(app, deps);
@@ -201,6 +203,8 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
     // The source address of per-address limits: the client's, from X-Forwarded-For, only behind a trusted proxy.
     trustProxy: deps.config.TRUST_PROXY,
   });
+
+  registerBodyChecks(app, { bodyLimit: BODY_LIMIT });
 
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('X-Request-Id', String(req.id));

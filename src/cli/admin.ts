@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { textFault } from '../lib/input-text';
 import { pino } from 'pino';
 import { loadConfig, payoutEncryptionKey, type Config } from '../config';
 import { openDatabase, type Database, type DatabaseHandle } from '../db/client';
@@ -82,9 +83,13 @@ function badArgument(option: string, detail: string): AppError {
   return new AppError('invalid_request', { detail: `--${option} ${detail}`, errors: [{ pointer: `/${option}`, detail }] });
 }
 
+/** A text argument as the API takes text (trpc.ts, inputGuard): storable, and in Unicode NFC. */
 function text(values: Values, option: string): string | undefined {
   const v = values[option];
-  return typeof v === 'string' ? v : undefined;
+  if (typeof v !== 'string') return undefined;
+  const fault = textFault(v);
+  if (fault) throw badArgument(option, fault);
+  return v.normalize('NFC');
 }
 
 function required(values: Values, option: string): string {

@@ -5,6 +5,7 @@
  */
 import type Decimal from 'decimal.js';
 import { currencyMinorUnits } from './code-lists';
+import { isBlank } from './input-text';
 import { AppError, pointerLabel, type ErrorCode, type FieldError } from './errors';
 import { checkAmountPlaces, checkRatePlaces, DECIMAL_PATTERN, Dec, UNIT_PRICE_MAX_PLACES } from './money';
 
@@ -65,9 +66,9 @@ export const AMOUNT_RANGE_TEXT = 'must be less than 1000000000000000 (10^15)';
 export const RATE_RANGE_TEXT = 'must be less than 10000000000000 (10^13)';
 export const inAmountRange = (d: Decimal) => d.abs().lt(RANGE.amount);
 
-/** Visible text: not empty once whitespace is trimmed. */
+/** Visible text: not empty once invisible characters (spaces, zero-width and other ignorables) are removed. */
 export function notBlank(r: Refusals, value: string | undefined | null, pointer: string): boolean {
-  return r.check(value === undefined || value === null || value.trim().length > 0, pointer, 'must not be blank');
+  return r.check(value === undefined || value === null || !isBlank(value), pointer, 'must not be blank');
 }
 
 export function maxLength(r: Refusals, value: string | undefined | null, max: number, pointer: string): boolean {

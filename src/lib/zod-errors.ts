@@ -18,7 +18,7 @@ function isRuleIssue(issue: z.core.$ZodIssue): boolean {
   return false;
 }
 
-function pointerFor(path: readonly PropertyKey[], locate: InputLocation): string {
+export function pointerFor(path: readonly PropertyKey[], locate: InputLocation): string {
   const [first, ...rest] = path;
   if (first === undefined) return '';
   const where = locate(String(first));

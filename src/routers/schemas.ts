@@ -2,7 +2,26 @@ import { GAP_REASONS } from '../services/workflow/types';
 import { z } from 'zod';
 
 /** Shared building blocks of input and output schemas. */
-export const uuid = () => z.guid({ message: 'must be a UUID' });
+
+/**
+ * A UUID, in its canonical lower-case form on entry: ids are stored and compared in lower case, so an
+ * id sent in upper case finds the same record everywhere.
+ */
+export const uuid = () => z.guid({ message: 'must be a UUID' }).toLowerCase();
+
+/**
+ * The days the service takes (a business choice inside what PostgreSQL's date holds): from
+ * 1900-01-01, before any record a business keeps, to 9999-12-31, the last day of a four-digit year.
+ * A day outside is 400 naming the field, as a malformed date is.
+ */
+export const DATE_MIN = '1900-01-01';
+export const DATE_MAX = '9999-12-31';
+
+/** A calendar day, `YYYY-MM-DD`, between DATE_MIN and DATE_MAX. */
+export const isoDate = (params?: { message: string }) =>
+  z.iso
+    .date(params)
+    .refine((v) => !/^\d{4}-\d{2}-\d{2}$/.test(v) || (v >= DATE_MIN && v <= DATE_MAX), { message: `must be a day from ${DATE_MIN} to ${DATE_MAX}` });
 
 /** Path parameter `{id}`. */
 export const idInput = z.strictObject({ id: uuid().describe('The record id') });
@@ -83,4 +102,4 @@ export function pageOutput<T extends z.ZodType>(item: T) {
 }
 
 /** Every procedure on one existing record takes its id; changes send If-Match as a header. */
-export const recordIdShape = { id: z.guid({ message: 'must be a UUID' }) };
+export const recordIdShape = { id: uuid() };

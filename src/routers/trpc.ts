@@ -1,9 +1,10 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { AppError } from '../lib/errors';
+import { AppError, pointerLabel } from '../lib/errors';
 import { problemFromError, type Problem } from '../lib/problem';
-import { inputError } from '../lib/zod-errors';
+import { findInputFault, normalizeInput } from '../lib/input-text';
+import { inputError, pointerFor } from '../lib/zod-errors';
 import type { Context } from './context';
 
 export interface Meta extends OpenApiMeta {
@@ -71,4 +72,21 @@ const errorConversion = t.middleware(async ({ next, meta, ctx, path, getRawInput
   throw converted;
 });
 
-export const publicProcedure = t.procedure.use(errorConversion);
+/**
+ * The one place every procedure's input passes before its schema, on every surface (/v1, /trpc,
+ * in-process callers): text the database cannot store or that is not what was sent (NUL, a lone
+ * surrogate), a prototype-naming key or a nesting deeper than MAX_NESTING is 400 naming the field;
+ * the rest goes on in Unicode NFC (lib/input-text.ts).
+ */
+const inputGuard = t.middleware(async ({ next, meta, getRawInput }) => {
+  const raw = await getRawInput();
+  const fault = findInputFault(raw);
+  if (fault) {
+    const pointer = pointerFor(fault.path, locator(meta));
+    throw new AppError('invalid_request', { detail: `${pointer ? pointerLabel(pointer) : 'input'} ${fault.detail}`, errors: [{ pointer, detail: fault.detail }] });
+  }
+  const normalized = normalizeInput(raw);
+  return next({ getRawInput: async () => normalized });
+});
+
+export const publicProcedure = t.procedure.use(errorConversion).use(inputGuard);

@@ -18,6 +18,22 @@ export const UPLOAD_PATH = '/documents';
  * identified by the file's SHA-256, name and type) and calls the documents service. Refusals are
  * AppErrors, rendered as problems by the REST scope.
  */
+/** fastify's refusals that name a limit (413, too many parts) keep their own problem (server.ts). */
+const LIMIT_CODES = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_INVALID_MULTIPART_CONTENT_TYPE']);
+
+/**
+ * A body the multipart parser cannot read (no boundary, cut short, not multipart at all) is the
+ * client's fault: 400 naming the file, never the parser's own 500.
+ */
+function multipartRefusal(e: unknown): unknown {
+  if (e instanceof AppError) return e;
+  if (LIMIT_CODES.has(String((e as { code?: unknown })?.code))) return e;
+  return new AppError('invalid_request', {
+    detail: 'The body is not a readable multipart/form-data message (send one part named file, with the boundary the Content-Type names)',
+    errors: [{ pointer: '/file', detail: 'could not be read from the multipart body' }],
+  });
+}
+
 export async function registerUploadRoute(app: FastifyInstance, deps: AppDeps) {
   const maxBytes = deps.config.DOCUMENT_MAX_BYTES;
   await app.register(fastifyMultipart, { limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 12 } });
@@ -30,11 +46,17 @@ export async function registerUploadRoute(app: FastifyInstance, deps: AppDeps) {
     if (!req.isMultipart()) {
       throw new AppError('unsupported_media_type', { detail: 'Send the file as multipart/form-data with one part named file' });
     }
-    const part = await req.file();
-    if (!part || part.fieldname !== 'file') {
-      throw new AppError('invalid_request', { detail: 'file is required: send one part named file', errors: [{ pointer: '/file', detail: 'is required' }] });
+    let part: Awaited<ReturnType<typeof req.file>>;
+    let content: Buffer;
+    try {
+      part = await req.file();
+      if (!part || part.fieldname !== 'file') {
+        throw new AppError('invalid_request', { detail: 'file is required: send one part named file', errors: [{ pointer: '/file', detail: 'is required' }] });
+      }
+      content = await part.toBuffer();
+    } catch (e) {
+      throw multipartRefusal(e);
     }
-    const content = await part.toBuffer();
     const input = { filename: part.filename, declared_type: part.mimetype, content };
     reply.header('content-type', 'application/json; charset=utf-8');
     return sendIdempotentWrite(deps, req, reply, {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { expectedRevision, setEtag } from '../http';
 import type { ResponseOut } from '../context';
-import { pageInputShape, recordIdShape } from '../schemas';
+import { isoDate as boundedDate, pageInputShape, recordIdShape } from '../schemas';
 
 /**
  * Building blocks of the settings.<entity>.* procedures (tRPC only, DESIGN section 15). Texts are
@@ -31,5 +31,5 @@ export function answered<T extends { revision: number }>(ctx: { out: ResponseOut
   return record;
 }
 
-/** A date YYYY-MM-DD (malformed: 400). */
-export const isoDate = () => z.iso.date({ message: 'must be a date YYYY-MM-DD' });
+/** A date YYYY-MM-DD from DATE_MIN to DATE_MAX (malformed or outside: 400). */
+export const isoDate = () => boundedDate({ message: 'must be a date YYYY-MM-DD' });

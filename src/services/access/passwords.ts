@@ -1,4 +1,5 @@
 import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
+import { isBlank } from '../../lib/input-text';
 import { randomToken } from '../../lib/crypto';
 import type { Refusals } from '../../lib/refusals';
 
@@ -17,13 +18,17 @@ export const PASSWORD_MAX_LENGTH = 256;
 /** The rules a new password must meet (422 at the pointer): 12 to 256 characters, not blank. */
 export function checkPassword(r: Refusals, password: string, pointer = '/password'): boolean {
   const length = [...password].length;
-  if (!r.check(password.trim().length > 0, pointer, 'must not be blank')) return false;
+  if (!r.check(!isBlank(password), pointer, 'must not be blank')) return false;
   if (!r.check(length >= PASSWORD_MIN_LENGTH, pointer, `must be at least ${PASSWORD_MIN_LENGTH} characters`)) return false;
   return r.check(length <= PASSWORD_MAX_LENGTH, pointer, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
 }
 
+/**
+ * Passwords are hashed and verified in Unicode NFC (as every input reaches the API, trpc.ts), so a
+ * password set through the CLI and typed at the API is one password whatever its composition.
+ */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+  return hash(password.normalize('NFC'), OPTIONS);
 }
 
 let dummy: Promise<string> | undefined;
@@ -45,7 +50,7 @@ export async function verifyPassword(stored: string | null | undefined, password
   const target = stored ?? (await dummyHash());
   let ok = false;
   try {
-    ok = await verify(target, password);
+    ok = await verify(target, password.normalize('NFC'));
   } catch {
     ok = false;
   }

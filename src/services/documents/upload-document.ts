@@ -9,6 +9,7 @@ import { AppError } from '../../lib/errors';
 import type { UploadedDocument } from '../../routers/documents/schemas';
 import type { ServiceContext } from '../context';
 import { ALLOWED_TYPES, canonicalType, detectType } from './file-types';
+import { checkXml } from './xml-check';
 
 export interface UploadDocumentInput {
   filename: string;
@@ -40,6 +41,17 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadDocumentI
       detail: `The file was declared as ${input.declared_type ?? '(none)'} but its content is ${detected}`,
       errors: [{ pointer: '/file', detail: `content is ${detected}, not ${input.declared_type}` }],
     });
+  }
+  if (detected === 'application/xml') {
+    // Not well-formed: it is not the XML it claims to be (415, as any other content that is not an
+    // accepted type); well-formed but carrying script or entity definitions: refused by a rule (422).
+    const xml = checkXml(input.content);
+    if (!xml.ok) {
+      throw new AppError(xml.kind === 'malformed' ? 'unsupported_media_type' : 'validation', {
+        detail: `file: the XML document ${xml.detail}`,
+        errors: [{ pointer: '/file', detail: xml.detail }],
+      });
+    }
   }
   const filename = (input.filename || 'upload').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_FILENAME) || 'upload';
   const row = await insertFile(ctx.db, {

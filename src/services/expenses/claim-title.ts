@@ -1,3 +1,4 @@
+import { isBlank } from '../../lib/input-text';
 /** Maximum title length, counted in Unicode code points (not UTF-16 units). */
 export const CLAIM_TITLE_MAX_CODE_POINTS = 200;
 
@@ -25,7 +26,8 @@ export type ClaimTitleCheck = { ok: true; value: string } | { ok: false; reason:
  * - Leading and trailing whitespace is trimmed, and the trimmed title is what is
  *   checked and returned as `value` (a finance user does not want stray spaces
  *   stored). Nothing else is changed (no Unicode normalization).
- * - Blank or whitespace-only titles are refused.
+ * - Blank titles are refused: nothing left once invisible characters (White_Space,
+ *   Default_Ignorable_Code_Point such as U+200B) are removed.
  * - At most 200 code points (after trimming).
  * - Every letter (\p{L}) must be in a script allowed by one of the record
  *   languages: en, ms -> Latin; zh -> Han. A combining mark (\p{M}) attached to a
@@ -36,7 +38,7 @@ export type ClaimTitleCheck = { ok: true; value: string } | { ok: false; reason:
  */
 export function checkClaimTitle(title: string, recordLanguages: string[]): ClaimTitleCheck {
   const value = title.trim();
-  if (value === '') return { ok: false, reason: 'title must not be blank' };
+  if (isBlank(value)) return { ok: false, reason: 'title must not be blank' };
 
   const codePoints = [...value];
   if (codePoints.length > CLAIM_TITLE_MAX_CODE_POINTS) {

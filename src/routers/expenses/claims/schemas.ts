@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { SEMANTICS } from '../../../services/workflow/types';
-import { amountOut, gapSchema, rateOut, transitionDescriptorSchema, uuid } from '../../schemas';
+import { amountOut, gapSchema, rateOut, transitionDescriptorSchema, uuid, isoDate } from '../../schemas';
 
 export const createClaimInput = z.strictObject({
   // Blank, over-long (code points) and script rules are checked by the service: 422, not 400.
@@ -25,7 +25,7 @@ export const claimLineSchema = z
     line_no: z.int(),
     type: z.enum(['receipt', 'mileage', 'per_diem', 'advance_offset']),
     withdrawn: z.boolean(),
-    expense_date: z.iso.date(),
+    expense_date: isoDate(),
     category_id: uuid(),
     description: z.string(),
     currency: z.string().length(3),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { LIST_SORTS } from '../../../db/queries/receivable-document-list';
 import { DOCUMENT_KINDS } from '../../../db/schema/receivables';
-import { uuid } from '../../schemas';
+import { uuid, isoDate } from '../../schemas';
 import { documentSchema } from './schemas';
 
 /**
@@ -37,8 +37,8 @@ export const listInvoicesInput = z.strictObject({
     .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters')
     .optional()
     .describe('Case-insensitive substring of the reference, customer reference or customer legal name; % and _ are literal'),
-  invoice_date_from: z.iso.date().optional().describe('Issued on or after this day (drafts are left out)'),
-  invoice_date_to: z.iso.date().optional().describe('Issued on or before this day (drafts are left out)'),
+  invoice_date_from: isoDate().optional().describe('Issued on or after this day (drafts are left out)'),
+  invoice_date_to: isoDate().optional().describe('Issued on or before this day (drafts are left out)'),
   sort: z.enum(LIST_SORTS).optional().describe('Ordering key, then id; created_at by default. reference: drafts (no reference) last'),
   order: z.enum(['asc', 'desc']).optional().describe('desc by default'),
   limit: limitParam.optional(),

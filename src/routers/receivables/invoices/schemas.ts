@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { DOCUMENT_KINDS } from '../../../db/schema/receivables';
 import { decimalString } from '../../../lib/money';
-import { addressSchema, amountOut, rateOut, transitionDescriptorSchema, uuid } from '../../schemas';
+import { addressSchema, amountOut, rateOut, transitionDescriptorSchema, uuid, isoDate } from '../../schemas';
 
 // Input ------------------------------------------------------------------------------------------
 
@@ -131,7 +131,7 @@ const allocationSchema = z
     amount: amountOut(),
     base_amount: amountOut(),
     currency: z.string(),
-    effective_on: z.iso.date(),
+    effective_on: isoDate(),
     created_at: z.iso.datetime({ offset: true }),
     source_kind: z.enum(['receipt', 'credit_note']),
     receipt_id: uuid().nullable(),
@@ -164,8 +164,8 @@ export const documentSchema = z
     customer_reference: z.string(),
     currency: z.string(),
     fx_rate: rateOut(),
-    invoice_date: z.iso.date().describe('The day of preparation while a draft (drafts are left out of invoice-date filters), the day of issue once issued'),
-    due_on: z.iso.date(),
+    invoice_date: isoDate().describe('The day of preparation while a draft (drafts are left out of invoice-date filters), the day of issue once issued'),
+    due_on: isoDate(),
     payment_terms_days: z.int(),
     created_at: z.iso.datetime({ offset: true }),
     issued_at: z.iso.datetime({ offset: true }).nullable(),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { RECEIPT_METHODS } from '../../../domain/receivables';
 import { decimalString } from '../../../lib/money';
-import { amountOut, rateOut, uuid } from '../../schemas';
+import { amountOut, rateOut, uuid, isoDate } from '../../schemas';
 import { booleanParam, limitParam } from '../invoices/list-schemas';
 
 const allocationItemInput = z
@@ -24,7 +24,7 @@ export const createReceiptInput = z
     fx_rate: decimalString()
       .optional()
       .describe('Base-currency units per one unit of currency, as on documents; required when currency is not the base currency, "1" otherwise'),
-    received_on: z.iso.date().describe("The day the money was received; not after the organization's today"),
+    received_on: isoDate().describe("The day the money was received; not after the organization's today"),
     method: z.enum(RECEIPT_METHODS),
     reference: z.string().max(100, { message: 'must be at most 100 characters' }).describe('The official receipt number, cheque number or bank reference; 1 to 100 characters'),
     allocations: z
@@ -62,7 +62,7 @@ export const receiptAllocationSchema = z
       "Realized exchange difference in the base currency: the amount at the receipt's rate less base_amount; positive is a gain",
     ),
     currency: z.string(),
-    effective_on: z.iso.date(),
+    effective_on: isoDate(),
     created_at: z.iso.datetime({ offset: true }),
     source_kind: z.enum(['receipt', 'credit_note']),
     receipt_id: uuid().nullable(),
@@ -79,7 +79,7 @@ export const receiptSchema = z
     amount: amountOut(),
     currency: z.string(),
     fx_rate: rateOut(),
-    received_on: z.iso.date(),
+    received_on: isoDate(),
     method: z.enum(RECEIPT_METHODS),
     reference: z.string(),
     created_at: z.iso.datetime({ offset: true }),
@@ -93,8 +93,8 @@ export const receiptSchema = z
 
 export const listReceiptsInput = z.strictObject({
   customer_id: uuid().optional().describe("Only this customer's receipts"),
-  received_from: z.iso.date().optional().describe('Received on or after this day'),
-  received_to: z.iso.date().optional().describe('Received on or before this day'),
+  received_from: isoDate().optional().describe('Received on or after this day'),
+  received_to: isoDate().optional().describe('Received on or before this day'),
   unallocated: booleanParam.optional().describe('true: receipts with something left to allocate; false: fully allocated ones'),
   sort: z.enum(['received_on', 'created_at']).optional().describe('Ordering key, then id; received_on by default'),
   order: z.enum(['asc', 'desc']).optional().describe('desc by default'),

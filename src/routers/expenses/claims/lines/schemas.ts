@@ -15,6 +15,8 @@ const shareInput = z.strictObject({
 
 /** Every field of a line but its type; absent and null mean the same when adding. */
 const lineFields = {
+  // The one date left to its service: the claim rules refuse a day before 1900 or after today as a
+  // 422 collected with the line's other faults (the shared isoDate's bounds would be a lone 400).
   expense_date: z.iso.date().describe('YYYY-MM-DD; not after the organization’s today, not before 1900'),
   category_id: uuid().describe('An active expense category'),
   description: z.string().describe('1 to 500 characters'),
