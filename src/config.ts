@@ -43,6 +43,16 @@ const schema = z.object({
   LOGIN_ACCOUNT_MAX_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** How long a person's session lives after its last use (sliding), in hours. */
   SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  /**
+   * Browser origins allowed to call the API (CORS), comma-separated, e.g.
+   * `https://app.example.com,https://admin.example.com`. Unset or empty: CORS is off and no
+   * Access-Control-* header is ever sent.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/, 'each origin is scheme://host[:port], without a path or "*"'))),
   /** Trust X-Forwarded-For from a proxy in front of the service (the source address of rate limits). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   /** How often expired idempotency keys are purged, in seconds (0 turns the job off). */
