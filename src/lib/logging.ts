@@ -10,7 +10,7 @@ import type { LoggerOptions } from 'pino';
 const CENSOR = '[redacted]';
 
 /** Request headers that carry credentials or a client's secrets; also what a caller logs under `headers`. */
-const SECRET_HEADERS = ['authorization', 'cookie', '"set-cookie"', '"idempotency-key"', '"x-api-key"', '"proxy-authorization"'];
+const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'idempotency-key', 'x-api-key', 'proxy-authorization'];
 
 /**
  * pino redact paths: credential headers wherever a request or its headers are logged, and the
@@ -18,7 +18,7 @@ const SECRET_HEADERS = ['authorization', 'cookie', '"set-cookie"', '"idempotency
  * someone logs an object that is not an Error).
  */
 export const REDACT_PATHS: string[] = [
-  ...SECRET_HEADERS.flatMap((h) => [`req.headers.${h}`, `headers.${h}`, `res.headers.${h}`]),
+  ...SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`, `res.headers["${h}"]`]),
   ...['password', 'token', 'apiKey', 'api_key', 'session_token', 'secret', 'params', 'parameters'].flatMap((k) => [k, `*.${k}`]),
 ];
 

@@ -122,7 +122,8 @@ export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply:
  * the REST facade (which has its own handler), all as problems. Call before any route is registered.
  */
 export function registerEdges(app: FastifyInstance, served: ServedMethods) {
-  served.track(app, { skip: (route) => route.url.startsWith('/v1/') && route.url.endsWith('/*') });
+  // Catch-alls are no paths: the REST facade's (its operations come from its document) and the CORS preflight's `*`.
+  served.track(app, { skip: (route) => route.url === '*' || route.url === '/*' || (route.url.startsWith('/v1/') && route.url.endsWith('/*')) });
 
   app.addHook('onRequest', async (req, reply) => {
     if (req.url.length > MAX_URL_LENGTH) {
