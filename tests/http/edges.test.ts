@@ -239,3 +239,12 @@ describe('CORS: off by default, an allowlist when CORS_ORIGINS is set', () => {
     }
   });
 });
+
+describe('size limits are documented', () => {
+  it('the OpenAPI description states the body, upload and URL limits', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as { info: { description: string } };
+    expect(doc.info.description).toContain('**Size limits.** A JSON request body of at most 1 MiB');
+    expect(doc.info.description).toContain('10 MiB by default');
+    expect(doc.info.description).toContain('a URL of at most 8192 characters');
+  });
+});
