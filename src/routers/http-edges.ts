@@ -106,6 +106,8 @@ export function headAsGet(req: FastifyRequest) {
 
 /** fastify's router refusals (before any route or hook ran): invalid percent-encoding, a path parameter too long. */
 export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  // fastify writes no completion line for these: the request line of a refused URL is written here.
+  reply.raw.once('finish', () => req.log.info({ res: { statusCode: reply.raw.statusCode }, responseTime: reply.elapsedTime, code: error.code }, 'request completed'));
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
       return sendProblem(req, reply, problemForCode('invalid_request', 'The path is not valid percent-encoded UTF-8'));

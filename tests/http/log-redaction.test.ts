@@ -183,3 +183,16 @@ describe('who did what: the request line names the organization, the member and 
     }
   });
 });
+
+describe('every request has its completion line', () => {
+  it('a URL the router refuses (invalid percent-encoding) too', async () => {
+    const { app, lines } = await serverWithLog();
+    try {
+      const res = await app.inject({ method: 'GET', url: '/v1/receivables/customers/%E0%A4%A', headers: { 'x-request-id': 'req-bad-url-log' } });
+      expect(res.statusCode).toBe(400);
+      expect(lines.find((l) => l.msg === 'request completed' && l.reqId === 'req-bad-url-log')).toMatchObject({ res: { statusCode: 400 } });
+    } finally {
+      await app.close();
+    }
+  });
+});
