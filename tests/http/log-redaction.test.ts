@@ -7,6 +7,7 @@ import { LOG_SAFETY } from '../../src/lib/logging';
 import { buildServer } from '../../src/server';
 import { bearer, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
+import { multipartBody, SAMPLE_PDF } from '../helpers/multipart';
 import { expectProblem } from '../helpers/problem';
 
 const t = useTestApp();
@@ -165,6 +166,29 @@ describe('who did what: the request line names the organization, the member and 
         memberId: org.owner.id,
         credentialId: org.owner.sessionId,
         credentialKind: 'session',
+      });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an upload (a fastify route outside the procedures)', async () => {
+    const org = await createTestOrganization(t.db);
+    const { app, lines } = await serverWithLog();
+    try {
+      const { payload, contentType } = multipartBody({ filename: 'receipt.pdf', contentType: 'application/pdf', content: SAMPLE_PDF });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/documents',
+        headers: { ...bearer(org.owner.apiKey), 'content-type': contentType, 'idempotency-key': randomUUID(), 'x-request-id': 'req-who-5' },
+        payload,
+      });
+      expect(res.statusCode).toBe(201);
+      expect(lines.find((l) => l.msg === 'request completed' && l.reqId === 'req-who-5')).toMatchObject({
+        organizationId: org.id,
+        memberId: org.owner.id,
+        credentialId: org.owner.apiKeyId,
+        credentialKind: 'api_key',
       });
     } finally {
       await app.close();
