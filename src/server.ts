@@ -1,3 +1,5 @@
+import fastifyCompress from '@fastify/compress';
+import fastifyCors from '@fastify/cors';
 import fastifyApiReference from '@scalar/fastify-api-reference';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -5,8 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import type { AppDeps } from './deps';
 import { queryRows, sql } from './db/client';
-import fastifyCompress from '@fastify/compress';
-import fastifyCors from '@fastify/cors';
 import { ERROR_CATALOGUE, isAppError } from './lib/errors';
 import { loggerOptions, LOG_SAFETY } from './lib/logging';
 import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
