@@ -45,6 +45,16 @@ const schema = z.object({
   /** How long a person's session lives after its last use (sliding), in hours. */
   SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
   /**
+   * Browser origins allowed to call the API (CORS), comma-separated, e.g.
+   * `https://app.example.com,https://admin.example.com`. Unset or empty: CORS is off and no
+   * Access-Control-* header is ever sent.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/, 'each origin is scheme://host[:port], without a path or "*"'))),
+  /**
    * The proxies in front of the service, whose X-Forwarded-For entries name the client (the source
    * address of the per-address limits): a comma-separated list of addresses and CIDR ranges (or
    * proxy-addr's `loopback`, `linklocal`, `uniquelocal`), or a hop count. Unset, `false` or `0`:

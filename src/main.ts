@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig, payoutEncryptionKey } from './config';
+import { loggerOptions } from './lib/logging';
 import { startInProcessSimulator } from './services/einvoicing/in-process-simulator';
 import { openDatabase } from './db/client';
 import type { AppDeps } from './deps';
@@ -14,7 +15,7 @@ import './services/register';
 
 async function main() {
   const config = loadConfig();
-  const log = pino({ level: config.LOG_LEVEL });
+  const log = pino(loggerOptions(config.LOG_LEVEL));
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE });
   await handle.migrate();
   const deps: AppDeps = {

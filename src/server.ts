@@ -1,3 +1,5 @@
+import fastifyCompress from '@fastify/compress';
+import fastifyCors from '@fastify/cors';
 import fastifyApiReference from '@scalar/fastify-api-reference';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -6,9 +8,13 @@ import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import type { AppDeps } from './deps';
 import { DOCS_PAGE_CONFIGURATION } from './docs-page';
 import { queryRows, sql } from './db/client';
-import { ERROR_CATALOGUE, isAppError, type ErrorCode } from './lib/errors';
+import { ERROR_CATALOGUE, isAppError } from './lib/errors';
+import { loggerOptions, LOG_SAFETY } from './lib/logging';
 import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
 import { registerBodyChecks, registerQueryCheck } from './routers/body-parser';
+import { answerNotFound, frameworkErrors, guardFacadeMethods, headAsGet, MAX_PARAM_LENGTH, registerEdges, ServedMethods } from './routers/http-edges';
+import { codeForStatus, problemBody, sendProblem } from './routers/problem-reply';
+import { RequestLogController } from './routers/request-log';
 import { registerContentRoute } from './routers/documents/content-route';
 import { registerUploadRoute } from './routers/documents/upload-route';
 import { registerInvoicePdfRoute } from './routers/receivables/invoices/pdf-route';
@@ -21,6 +27,8 @@ import { loggedFaults } from './routers/trpc';
 import { buildOpenApiDocument } from './routers/openapi';
 
 const BODY_LIMIT = 1024 * 1024;
+/** Answers smaller than this are sent uncompressed (compressing them costs more than it saves). */
+const COMPRESS_THRESHOLD = 1024;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,17 +51,6 @@ function responseMeta(opts: { ctx?: Context; errors: readonly { cause?: unknown 
   return { status: opts.ctx?.out.status ?? 200, headers };
 }
 
-function problemBody(req: FastifyRequest, status: number, problem: Problem | undefined): Problem {
-  // A refusal the adapter answered on its own (an unknown path) still gets a detail.
-  const base = problem ?? problemForCode(codeForStatus(status), status === 404 ? 'No such resource' : ERROR_CATALOGUE[codeForStatus(status)].title);
-  if (status >= 500) {
-    // Nothing internal in a fault's answer: the generic detail and the request id the log is filed under.
-    const { errors: _errors, ...rest } = base;
-    return { ...rest, status: base.status ?? status, detail: SERVER_FAULT_DETAIL, instance: `urn:request:${req.id}`, request_id: String(req.id) };
-  }
-  return { ...base, status: base.status ?? status, instance: req.originalPath ?? req.url, request_id: String(req.id) };
-}
-
 /**
  * Logs a fault (status 500 or more) with its cause and the request id, unless the procedure
  * pipeline already did (trpc.ts): the adapters' onError sees failures outside procedures too.
@@ -65,11 +62,6 @@ function logFault(opts: { error: Error & { cause?: unknown }; req: FastifyReques
   if (status < 500) return;
   loggedFaults.add(error);
   req.log.error({ err: error.cause ?? error, path: opts.path, requestId: String(req.id), status }, 'request failed');
-}
-
-function codeForStatus(status: number): ErrorCode {
-  const found = (Object.entries(ERROR_CATALOGUE) as [ErrorCode, { status: number }][]).find(([, e]) => e.status === status);
-  return found?.[0] ?? 'internal';
 }
 
 /** fastify's own refusals (malformed JSON, empty body, media type, size) rendered as problems. */
@@ -101,18 +93,13 @@ function fastifyErrorProblem(error: { code?: string; statusCode?: number; messag
   }
 }
 
-function sendProblem(req: FastifyRequest, reply: FastifyReply, problem: Problem) {
-  return reply
-    .code(problem.status)
-    .header('content-type', 'application/problem+json; charset=utf-8')
-    .send(problemBody(req, problem.status, problem));
-}
-
 /** The REST facade: the documented procedures under /v1, every error as application/problem+json. */
-async function restFacade(app: FastifyInstance, deps: AppDeps) {
+async function restFacade(app: FastifyInstance, deps: AppDeps, served: ServedMethods) {
   app.addHook('onRequest', async (req) => {
     req.originalPath = req.url.split('?')[0];
   });
+  // 405 with Allow for a method a path does not serve; HEAD only where GET is, run as GET.
+  app.addHook('onRequest', guardFacadeMethods(served));
 
   app.addHook('onSend', async (req, reply, payload) => {
     if (reply.statusCode < 400) return payload;
@@ -154,9 +141,10 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
     return sendProblem(req, reply, problem);
   });
 
-  app.setNotFoundHandler((req, reply) => sendProblem(req, reply, problemForCode('not_found', 'No such resource')));
+  app.setNotFoundHandler((req, reply) => answerNotFound(served, req, reply));
 
   const openApiDocument = buildOpenApiDocument({ rateLimits: deps.rateLimits.settings });
+  served.addDocument('/v1', openApiDocument as never);
   app.get('/openapi.json', async (_req, reply) => reply.header('cache-control', 'no-cache').send(openApiDocument));
   registerQueryCheck(app, openApiDocument as never);
 
@@ -184,6 +172,43 @@ async function restFacade(app: FastifyInstance, deps: AppDeps) {
   });
 }
 
+/**
+ * The server's logger: the service's redaction and serializers (lib/logging.ts) on the configured
+ * level, or on the caller's own logger (a test reading what is logged sees what production logs).
+ */
+function serverLogger(deps: AppDeps, opts: BuildServerOptions) {
+  if (opts.loggerInstance) return { loggerInstance: opts.loggerInstance.child({}, LOG_SAFETY) as FastifyBaseLogger };
+  return { logger: opts.logger ? loggerOptions(deps.config.LOG_LEVEL) : false };
+}
+
+/**
+ * Compression of answers above 1 KiB (gzip, deflate or brotli as the client accepts; request bodies
+ * are not decompressed), and CORS only for the origins CORS_ORIGINS lists: none by default, and
+ * then no Access-Control-* header is ever sent. Credentials are bearer tokens, never cookies.
+ */
+async function registerTransport(app: FastifyInstance, deps: AppDeps) {
+  await app.register(fastifyCompress, { global: true, threshold: COMPRESS_THRESHOLD, globalDecompression: false });
+  const origins = deps.config.CORS_ORIGINS;
+  if (origins.length === 0) return;
+  await app.register(fastifyCors, {
+    origin: origins,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'X-Request-Id'],
+    exposedHeaders: ['ETag', 'Location', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
+    credentials: false,
+    maxAge: 600,
+  });
+}
+
+function trpcOptions(deps: AppDeps) {
+  return {
+    router: appRouter,
+    createContext: createContextFactory(deps, 'trpc'),
+    responseMeta: responseMeta as never,
+    onError: logFault as never,
+  };
+}
+
 export interface BuildServerOptions {
   logger?: boolean;
   /** A logger of the caller's own (tests read what a fault logs); wins over `logger`. */
@@ -193,13 +218,17 @@ export interface BuildServerOptions {
 /** The whole HTTP service, without listening: tests inject into it, main.ts listens. */
 export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ? { level: deps.config.LOG_LEVEL } : false }),
+    ...serverLogger(deps, opts),
+    // The request completion line names who did what (routers/request-log.ts).
+    logController: new RequestLogController(),
     bodyLimit: BODY_LIMIT,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(given) ? given : randomUUID();
     },
-    routerOptions: { maxParamLength: 500 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // The router's own refusals (invalid percent-encoding, a path parameter too long) as problems.
+    frameworkErrors,
     // The source address of per-address limits: the client's, from X-Forwarded-For, only behind a trusted proxy.
     trustProxy: deps.config.TRUST_PROXY,
   });
@@ -210,29 +239,28 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
     reply.header('X-Request-Id', String(req.id));
     return payload;
   });
+  const served = new ServedMethods();
+  registerEdges(app, served);
+  await registerTransport(app, deps);
   // The rate limits' own connection (Redis, when REDIS_URL is set) closes with the server.
   app.addHook('onClose', async () => {
     await deps.rateLimits.close();
   });
 
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
-      router: appRouter,
-      createContext: createContextFactory(deps, 'trpc'),
-      responseMeta: responseMeta as never,
-      onError: logFault as never,
-    },
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (req) => headAsGet(req));
+    await scope.register(fastifyTRPCPlugin, { prefix: '/trpc', trpcOptions: trpcOptions(deps) });
   });
 
-  await app.register((scope) => restFacade(scope, deps), { prefix: '/v1' });
+  await app.register((scope) => restFacade(scope, deps, served), { prefix: '/v1' });
 
   await app.register(fastifyApiReference, { routePrefix: '/docs', configuration: DOCS_PAGE_CONFIGURATION });
 
   app.get('/problems/:code', async (req, reply) => {
     const code = (req.params as { code: string }).code;
-    const entry = (ERROR_CATALOGUE as Record<string, { status: number; title: string }>)[code];
-    if (!entry) return reply.code(404).type('text/plain').send('Unknown problem type');
+    // Own codes only: `__proto__`, `constructor` and the like are no problem types.
+    const entry = Object.hasOwn(ERROR_CATALOGUE, code) ? (ERROR_CATALOGUE as Record<string, { status: number; title: string }>)[code] : undefined;
+    if (!entry) return sendProblem(req, reply, problemForCode('not_found', `There is no problem type ${JSON.stringify(code)}`));
     return reply
       .type('text/html; charset=utf-8')
       .send(`<!doctype html><title>${code}</title><h1>${entry.title}</h1><p>Status ${entry.status}. Code <code>${code}</code>. See /docs for the operations that answer it.</p>`);

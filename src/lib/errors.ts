@@ -49,6 +49,8 @@ export const ERROR_CATALOGUE = {
   document_bound_elsewhere: { status: 409, title: 'Document is attached to another record' },
   // 413: the body is larger than the endpoint accepts.
   payload_too_large: { status: 413, title: 'Request body too large' },
+  // 414: the URL is longer than the service reads (8 KiB), or one path segment longer than 500 characters.
+  uri_too_long: { status: 414, title: 'URI too long' },
   // 415: the body is not of a media type the endpoint accepts.
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   // 422: well-formed but refused by a rule.

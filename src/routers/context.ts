@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AppDeps } from '../deps';
 import type { Database } from '../db/client';
 import type { Principal } from '../services/access/principal';
+import { noteCaller } from './request-log';
 import { serviceContext, type OrganizationSettings, type ServiceContext } from '../services/context';
 
 /**
@@ -32,6 +33,8 @@ export interface Context extends RequestInfo {
   db: Database;
   out: ResponseOut;
   log: Logger;
+  /** Called once authentication narrowed the caller: HTTP requests log who they acted as (request-log.ts). */
+  identify?: (principal: Principal) => void;
 }
 
 export interface AuthedContext extends Context {
@@ -61,6 +64,7 @@ export function createContextFactory(deps: AppDeps, transport: 'rest' | 'trpc') 
     transport,
     out: { headers: {} },
     log: req.log as unknown as Logger,
+    identify: (principal) => noteCaller(req, principal),
   });
 }
 

@@ -2,6 +2,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { ERROR_CATALOGUE } from '../lib/errors';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../services/idempotency/idempotency';
 import type { RateLimitSettings } from '../services/rate-limit/limits';
+import { MAX_URL_LENGTH } from './http-edges';
 import { appRouter } from './app';
 import { ALLOWED_TYPES } from '../services/documents/file-types';
 import { addExamples, addRequestExamples, exampleUuid } from './openapi-examples';
@@ -130,11 +131,17 @@ function policyDescription(limits: RateLimitSettings | undefined): string {
       `Per organization, across its keys: ${limits.perOrganization} per ${limits.windowSeconds} s. ` +
       `Per source address: ${limits.authFailures} failed authentications (keys or sessions) per ${limits.authFailureWindowSeconds} s, after which the address is refused until the window resets. `
     : '\n\n**Rate limits.** Per API key, per organization across its keys, and per source address for failed authentication (keys and sessions). ';
+  const sizes =
+    '\n\n**Size limits.** A JSON request body of at most 1 MiB (larger: 413 `payload_too_large`); an uploaded file up to the limit ' +
+    '`POST /documents` states (10 MiB by default, 413 beyond); a URL of at most ' +
+    `${MAX_URL_LENGTH} characters (longer: 414 \`uri_too_long\`). ` +
+    'Answers of 1 KiB or more are compressed as `Accept-Encoding` asks (gzip, deflate, br); request bodies are never decompressed.';
   return (
     idempotency +
     rate +
     'Every answer to an API-key request carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds) of the tightest limit; ' +
-    'a refusal is 429 `rate_limited` with `Retry-After` (whole seconds, never earlier than the reset).'
+    'a refusal is 429 `rate_limited` with `Retry-After` (whole seconds, never earlier than the reset).' +
+    sizes
   );
 }
 

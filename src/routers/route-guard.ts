@@ -7,6 +7,7 @@ import type { AppError } from '../lib/errors';
 import type { Principal } from '../services/access/principal';
 import { runWrite } from '../services/idempotency/write-transaction';
 import { isAppError } from '../lib/errors';
+import { noteCaller } from './request-log';
 import { answerOfHeaders, rateLimitHeaders, refusalHeaders, replayHeaders } from './middleware/response-headers';
 
 /** Requests already counted by guardRoute (a refusal later in the route must not count them again). */
@@ -28,6 +29,7 @@ export async function guardRouteAuthenticated(deps: AppDeps, req: FastifyRequest
   try {
     const authorization = req.headers.authorization;
     const { principal, org, rateLimit } = await guardRequest({ db: deps.db, rateLimits: deps.rateLimits, now: deps.now }, { authorization, ip: req.ip });
+    noteCaller(req, principal);
     if (rateLimit) reply.headers(rateLimitHeaders(rateLimit));
     return { principal, org };
   } catch (e) {

@@ -14,6 +14,7 @@ export const authenticated = middleware(async ({ ctx, next }) => {
     { db: ctx.deps.db, rateLimits: ctx.deps.rateLimits, now: ctx.deps.now },
     { authorization: ctx.authorization, ip: ctx.ip },
   );
+  ctx.identify?.(principal);
   if (rateLimit) Object.assign(ctx.out.headers, rateLimitHeaders(rateLimit));
   return next({ ctx: { principal, org } });
 });

@@ -1,0 +1,146 @@
+/**
+ * The edges every path shares (DESIGN section 6): fastify's router errors, 404 and 405 with
+ * `Allow`, 414, and HEAD only where GET is served (with GET's authentication). Every one of them
+ * answers a problem object with the request id; none reaches a procedure or a service.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { problemForCode, SERVER_FAULT_DETAIL } from '../lib/problem';
+import { codeForStatus, sendProblem } from './problem-reply';
+
+/** The longest URL (path and query) the service reads; a longer one is 414. */
+export const MAX_URL_LENGTH = 8 * 1024;
+/** The longest single path parameter (a tRPC procedure path, a problem code); fastify's router answers longer ones as 414. */
+export const MAX_PARAM_LENGTH = 500;
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+function pathPattern(template: string): RegExp {
+  const escaped = template
+    .split(/(\{[^}]+\}|:[A-Za-z0-9_]+|\*)/)
+    .map((part) => {
+      if (part === '*') return '.*';
+      if (/^(\{[^}]+\}|:[A-Za-z0-9_]+)$/.test(part)) return '[^/]+';
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+  return new RegExp(`^${escaped.replace(/\/$/, '')}/?$`);
+}
+
+/**
+ * Which methods each path serves: fastify's own routes as they are registered, and the operations
+ * of the REST facade (one catch-all route to fastify) from its OpenAPI document.
+ */
+export class ServedMethods {
+  private readonly entries: { pattern: RegExp; methods: Set<string> }[] = [];
+
+  add(template: string, methods: readonly string[]) {
+    this.entries.push({ pattern: pathPattern(template), methods: new Set(methods.map((m) => m.toUpperCase())) });
+  }
+
+  /** The methods `path` serves (HEAD wherever GET is), or undefined when no route has that path. */
+  allowed(path: string): string[] | undefined {
+    const methods = new Set<string>();
+    for (const e of this.entries) if (e.pattern.test(path)) for (const m of e.methods) methods.add(m);
+    if (methods.size === 0) return undefined;
+    if (methods.has('GET')) methods.add('HEAD');
+    else methods.delete('HEAD');
+    return METHODS.filter((m) => methods.has(m));
+  }
+
+  /** Records every fastify route registered after this call, except catch-alls whose operations are added from a document. */
+  track(app: FastifyInstance, opts: { skip: (route: RouteOptions) => boolean }) {
+    app.addHook('onRoute', (route) => {
+      if (opts.skip(route)) return;
+      this.add(route.url, Array.isArray(route.method) ? route.method : [route.method]);
+    });
+  }
+
+  /** The operations of an OpenAPI document served under `prefix`. */
+  addDocument(prefix: string, doc: { paths?: Record<string, Record<string, unknown> | undefined> }) {
+    for (const [path, item] of Object.entries(doc.paths ?? {})) {
+      const methods = Object.keys(item ?? {}).filter((k) => (METHODS as readonly string[]).includes(k.toUpperCase()));
+      if (methods.length) this.add(`${prefix}${path}`, methods);
+    }
+  }
+}
+
+function pathOf(req: FastifyRequest): string {
+  return (req.originalPath ?? req.url).split('?')[0] ?? '/';
+}
+
+function methodNotAllowed(req: FastifyRequest, reply: FastifyReply, allow: string[]) {
+  reply.header('allow', allow.join(', '));
+  return sendProblem(req, reply, problemForCode('method_not_allowed', `${req.method} is not served on this path; it serves ${allow.join(', ')}`));
+}
+
+/** What an unmatched request answers: 405 with Allow when the path exists with other methods, else 404. */
+export function answerNotFound(served: ServedMethods, req: FastifyRequest, reply: FastifyReply) {
+  const allow = served.allowed(pathOf(req));
+  if (allow && !allow.includes(req.method)) return methodNotAllowed(req, reply, allow);
+  return sendProblem(req, reply, problemForCode('not_found', 'No such resource'));
+}
+
+/**
+ * For the REST facade's catch-all route (every method of every /v1 path reaches it): 405 with
+ * Allow for a method the path does not serve, and HEAD run as GET (its procedure, its
+ * authentication; fastify's HEAD route drops the body). A path the document does not know goes on
+ * to the adapter, which answers 404 (HEAD too: the adapter would answer it 204).
+ */
+export function guardFacadeMethods(served: ServedMethods) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!req.routeOptions.url?.endsWith('/*')) return;
+    const allow = served.allowed(pathOf(req));
+    if (!allow) return req.method === 'HEAD' ? answerNotFound(served, req, reply) : undefined;
+    if (!allow.includes(req.method)) return methodNotAllowed(req, reply, allow);
+    if (req.method === 'HEAD') req.raw.method = 'GET';
+  };
+}
+
+/**
+ * HEAD on a tRPC procedure path is its GET (a query, with its authentication), not the adapter's
+ * unauthenticated 204.
+ */
+export function headAsGet(req: FastifyRequest) {
+  if (req.method === 'HEAD') req.raw.method = 'GET';
+}
+
+/** fastify's router refusals (before any route or hook ran): invalid percent-encoding, a path parameter too long. */
+export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  // fastify writes no completion line for these: the request line of a refused URL is written here.
+  reply.raw.once('finish', () => req.log.info({ res: { statusCode: reply.raw.statusCode }, responseTime: reply.elapsedTime, code: error.code }, 'request completed'));
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return sendProblem(req, reply, problemForCode('invalid_request', 'The path is not valid percent-encoded UTF-8'));
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return sendProblem(req, reply, problemForCode('uri_too_long', `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
+    default:
+      req.log.error({ err: error, requestId: String(req.id) }, 'request failed');
+      return sendProblem(req, reply, problemForCode('internal', SERVER_FAULT_DETAIL));
+  }
+}
+
+/**
+ * The edges of the whole server: the URL limit, every unmatched path, and errors of routes outside
+ * the REST facade (which has its own handler), all as problems. Call before any route is registered.
+ */
+export function registerEdges(app: FastifyInstance, served: ServedMethods) {
+  // Catch-alls are no paths: the REST facade's (its operations come from its document) and the CORS preflight's `*`.
+  served.track(app, { skip: (route) => route.url === '*' || route.url === '/*' || (route.url.startsWith('/v1/') && route.url.endsWith('/*')) });
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.length > MAX_URL_LENGTH) {
+      return sendProblem(req, reply, problemForCode('uri_too_long', `The URL is longer than ${MAX_URL_LENGTH} characters`));
+    }
+  });
+
+  app.setNotFoundHandler((req, reply) => answerNotFound(served, req, reply));
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) {
+      req.log.error({ err: error, requestId: String(req.id), status }, 'request failed');
+      return sendProblem(req, reply, problemForCode('internal', SERVER_FAULT_DETAIL));
+    }
+    return sendProblem(req, reply, problemForCode(codeForStatus(status), error.message));
+  });
+}
