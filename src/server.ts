@@ -4,7 +4,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import { randomUUID } from 'node:crypto';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import type { AppDeps } from './deps';
-import { queryRows, sql } from './db/client';
+import { registerHealthRoutes } from './http/health';
+import { registerMetrics } from './http/metrics';
 import { ERROR_CATALOGUE, isAppError, type ErrorCode } from './lib/errors';
 import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
 import { registerContentRoute } from './routers/documents/content-route';
@@ -205,6 +206,7 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
     reply.header('X-Request-Id', String(req.id));
     return payload;
   });
+  registerMetrics(app, deps);
   // The rate limits' own connection (Redis, when REDIS_URL is set) closes with the server.
   app.addHook('onClose', async () => {
     await deps.rateLimits.close();
@@ -236,15 +238,7 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
       .send(`<!doctype html><title>${code}</title><h1>${entry.title}</h1><p>Status ${entry.status}. Code <code>${code}</code>. See /docs for the operations that answer it.</p>`);
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
-    try {
-      await queryRows(deps.db, sql`select 1 as ok`);
-      return { status: 'ready', database: deps.dbKind };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', database: deps.dbKind });
-    }
-  });
+  registerHealthRoutes(app, deps);
 
   return app;
 }
