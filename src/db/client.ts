@@ -3,17 +3,17 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { describeConnectionError } from './connection-errors';
 import { acquireEmbeddedLock } from './embedded-lock';
 import * as schema from './schema';
+import { projectPath } from '../lib/project-root';
 
 export type Schema = typeof schema;
 /** One type for the embedded and the server database, and for a transaction of either. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const MIGRATIONS_FOLDER = projectPath('drizzle');
 
 export interface DatabaseHandle {
   db: Database;

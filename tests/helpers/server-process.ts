@@ -23,13 +23,14 @@ async function freePort(): Promise<number> {
 /**
  * Starts `src/main.ts` as a real server process on its own port (node --import tsx, the same as
  * `npx tsx src/main.ts` without the npx wrapper process), and waits until /readyz answers. A
+ * different entry point (`args`, e.g. the built `dist/main.js`) runs the same way. A
  * variable given as undefined is left out of the environment (SEED_DEMO: undefined, as `npm start` has it).
  */
-export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string | undefined>, opts: { args?: string[]; cwd?: string } = {}): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: process.cwd(),
+  const child = spawn(process.execPath, opts.args ?? ['--import', 'tsx', 'src/main.ts'], {
+    cwd: opts.cwd ?? process.cwd(),
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
