@@ -89,6 +89,9 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema>;
 
+/** Every variable the service reads (.env.example lists each with its default). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape) as (keyof Config)[];
+
 const MISSING_PAYOUT_KEY =
   'is required when DATABASE_URL is set: payout account numbers are encrypted under it ' +
   '(generate one with `openssl rand -hex 32`); only the embedded database may use the derived development key';
