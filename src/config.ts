@@ -94,6 +94,15 @@ const schema = z.object({
   JOB_LEASE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   /** Days a finished job is kept (dead jobs are kept until an operator deletes them). */
   JOB_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  /** After SIGTERM, how long the in-flight requests and jobs may take to finish before the process exits anyway (exit code 1), in milliseconds. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * After SIGTERM, how long the process keeps serving with /readyz answering 503 before it stops
+   * accepting connections, in milliseconds: time for a load balancer to notice (0: close at once).
+   */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset, /metrics is open (keep it on an internal network). */
+  METRICS_TOKEN: z.string().min(16).optional(),
   /**
    * AES-256 key (64 hex digits or base64 of 32 bytes) encrypting payout channel fields at rest.
    * Required with DATABASE_URL (start-up fails without it). Only the embedded database may do
@@ -166,6 +175,9 @@ export function trustProxyOption(t: TrustProxy): TrustProxyOption {
       return (_address, hop) => hop < t.hops;
   }
 }
+
+/** Every variable the service reads (.env.example lists each with its default). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape) as (keyof Config)[];
 
 const MISSING_PAYOUT_KEY =
   'is required when DATABASE_URL is set: payout account numbers are encrypted under it ' +

@@ -1,10 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import closeWithGrace from 'close-with-grace';
 import { pino } from 'pino';
 import { loadConfig, payoutEncryptionKey } from './config';
 import { loggerOptions } from './lib/logging';
 import { startInProcessSimulator } from './services/einvoicing/in-process-simulator';
 import { openDatabase } from './db/client';
+import { startupFailureMessage } from './db/connection-errors';
 import type { AppDeps } from './deps';
 import { isDatabaseEmpty } from './db/queries/bootstrap';
 import { seedDemo } from './demo/seed-demo';
@@ -49,16 +51,27 @@ async function main() {
   const app = await buildServer(deps, { logger: true });
   // Background jobs (purges, ...) from the job table; drained before the database closes.
   const jobs = startJobRunner(deps);
-  const shutdown = async (signal: string) => {
-    log.info({ signal }, 'shutting down');
-    await jobs?.stop();
-    await app.close();
-    await simulator?.close();
-    await handle.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // SIGTERM/SIGINT (or a crash): /readyz answers 503 at once, the process keeps serving for
+  // SHUTDOWN_DELAY_MS (a load balancer stops sending), then stops accepting connections, lets the
+  // requests in flight and the jobs finish, and closes the database; past SHUTDOWN_GRACE_MS more it
+  // exits anyway with code 1 (a second signal exits at once).
+  closeWithGrace(
+    {
+      delay: config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_GRACE_MS,
+      logger: { error: (message: unknown) => log.error(String(message)) },
+      onTimeout: (delay) => log.error({ delayMs: delay }, 'drain time limit reached (SHUTDOWN_GRACE_MS): exiting with requests or jobs unfinished'),
+    },
+    async ({ signal, err }) => {
+      if (err) log.error({ err }, 'shutting down after an unexpected error');
+      log.info({ signal }, 'shutting down: draining');
+      app.startDraining();
+      if (config.SHUTDOWN_DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
+      await Promise.all([jobs?.stop(), app.close()]);
+      await simulator?.close();
+      await handle.close();
+      log.info('drained');
+    },
+  );
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const base = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
@@ -74,6 +87,8 @@ async function main() {
     if (demo.owner) lines.push(`  Demo login (auth.login):  ${demo.owner.email}  password ${demo.owner.password}`);
     lines.push(`  Try:      curl -H "Authorization: Bearer ${demo.key}" ${base}/v1/receivables/customers/${demo.customer}`);
     if (demo.file) lines.push(`  Every demo id and credential (members of each role with e-mail and password, customers, accounts, tax codes, ...): ${demo.file}`);
+  } else if (handle.kind === 'postgres') {
+    lines.push('  Nothing seeded on PostgreSQL (SEED_DEMO=true seeds the demo on an empty database); create an organization with: npm run admin -- org create --help');
   } else {
     lines.push(`  Existing database: the demo ids and credentials are in ${join(config.DATA_DIR, 'demo.json')} when it was seeded here; admin commands (npm run admin) need the server stopped on the embedded database`);
   }
@@ -81,6 +96,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`${startupFailureMessage(err)}\n`);
   process.exit(1);
 });

@@ -7,9 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import type { AppDeps } from './deps';
 import { DOCS_PAGE_CONFIGURATION } from './docs-page';
-import { queryRows, sql } from './db/client';
 import { ERROR_CATALOGUE, isAppError } from './lib/errors';
 import { loggerOptions, LOG_SAFETY } from './lib/logging';
+import { registerHealthRoutes } from './http/health';
+import { registerMetrics } from './http/metrics';
 import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
 import { registerBodyChecks, registerQueryCheck } from './routers/body-parser';
 import { answerNotFound, frameworkErrors, guardFacadeMethods, headAsGet, MAX_PARAM_LENGTH, registerEdges, ServedMethods } from './routers/http-edges';
@@ -239,6 +240,7 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
     reply.header('X-Request-Id', String(req.id));
     return payload;
   });
+  registerMetrics(app, deps);
   const served = new ServedMethods();
   registerEdges(app, served);
   await registerTransport(app, deps);
@@ -266,15 +268,7 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
       .send(`<!doctype html><title>${code}</title><h1>${entry.title}</h1><p>Status ${entry.status}. Code <code>${code}</code>. See /docs for the operations that answer it.</p>`);
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
-    try {
-      await queryRows(deps.db, sql`select 1 as ok`);
-      return { status: 'ready', database: deps.dbKind };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', database: deps.dbKind });
-    }
-  });
+  registerHealthRoutes(app, deps);
 
   return app;
 }

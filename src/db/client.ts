@@ -3,16 +3,17 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
+import { describeConnectionError } from './connection-errors';
 import { acquireEmbeddedLock } from './embedded-lock';
 import * as schema from './schema';
+import { projectPath } from '../lib/project-root';
 
 export type Schema = typeof schema;
 /** One type for the embedded and the server database, and for a transaction of either. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const MIGRATIONS_FOLDER = projectPath('drizzle');
 
 export interface DatabaseHandle {
   db: Database;
@@ -66,6 +67,10 @@ function preparing(client: postgres.Sql): postgres.Sql {
   });
 }
 
+/**
+ * Opens the embedded database (DATA_DIR) or, with `url`, a postgres.js pool; a server database that
+ * cannot be reached throws DatabaseUnavailableError naming where and why.
+ */
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (opts.url) {
     const client = postgres(opts.url, {
@@ -74,6 +79,14 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       ...(opts.onQuery ? { debug: (_connection: number, query: string, parameters: unknown[]) => opts.onQuery!(query, parameters) } : {}),
       // numeric, date and timestamptz stay strings/Dates as drizzle expects.
     });
+    // One round trip before anything else: a database that cannot be reached is reported with its
+    // cause (refused, unknown database, authentication) rather than as the first migration query.
+    try {
+      await client`select 1`;
+    } catch (err) {
+      await client.end({ timeout: 1 }).catch(() => {});
+      throw describeConnectionError(err, opts.url);
+    }
     const db = drizzlePostgres(preparing(client), { schema }) as unknown as Database;
     return {
       db,

@@ -4,8 +4,8 @@
  *
  * The lists live as JSON under `data/` (each file is
  * `{ "source": "...", "entries": [...] }`) and are read once at import time
- * with readFileSync relative to this module, which works the same under tsx,
- * vitest and plain node. Each file is checked against a zod schema on load,
+ * with readFileSync from the project folder (lib/project-root.ts), which works
+ * the same under tsx, vitest, plain node and the bundle in dist/. Each file is checked against a zod schema on load,
  * so a damaged file fails at start-up rather than giving wrong answers later.
  *
  * All lookups are exact and case-sensitive: the official codes are
@@ -14,6 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { projectPath } from './project-root';
 
 export interface ClassificationCode {
   code: string;
@@ -65,7 +66,7 @@ export interface CodeList<T> {
 }
 
 function loadList<S extends z.ZodType>(file: string, entry: S): CodeList<z.infer<S>> {
-  const url = new URL(`../../data/${file}`, import.meta.url);
+  const url = projectPath('data', file);
   const parsed = z
     .object({ source: z.string().min(1), entries: z.array(entry).min(1) })
     .safeParse(JSON.parse(readFileSync(url, 'utf8')));

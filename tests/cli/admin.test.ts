@@ -104,6 +104,24 @@ describe('admin CLI', { timeout: 240_000 }, () => {
 
   });
 
+  it('never creates an already-expired key or session: a past --expires-at and hours below 1 are refused, nothing is written', async () => {
+    const pastKey = await admin('key', 'create', '--org', orgId, '--member', clerkId, '--expires-at', '2001-01-01T00:00:00Z', '--json');
+    expect(pastKey.code).not.toBe(0);
+    expect(pastKey.json.error).toMatchObject({ code: 'validation', errors: [{ pointer: '/expires_at' }] });
+    const notADate = await admin('key', 'create', '--org', orgId, '--member', clerkId, '--expires-at', 'tomorrow', '--json');
+    expect(notADate.code).not.toBe(0);
+    expect(notADate.json.error.code).toBe('invalid_request');
+    for (const hours of ['0', '-5', '721', '1.5']) {
+      const session = await admin('session', 'create', '--org', orgId, '--member', clerkId, `--hours=${hours}`, '--json');
+      expect(session.code, hours).not.toBe(0);
+      expect(session.json.error.code, hours).toMatch(/^(validation|invalid_request)$/);
+      expect(session.stdout).not.toMatch(/fs_[A-Za-z0-9_-]{20}/);
+      expectNoInternals(session);
+    }
+    const keys = await admin('key', 'list', '--org', orgId, '--member', clerkId, '--json');
+    expect(keys.json).toEqual({ keys: [] });
+  });
+
   it('the people the CLI made log in with their passwords (the old one no longer works)', async () => {
     const handle = await openDatabase(url ? { url, poolSize: 1 } : { dataDir });
     try {

@@ -22,13 +22,15 @@ async function freePort(): Promise<number> {
 
 /**
  * Starts `src/main.ts` as a real server process on its own port (node --import tsx, the same as
- * `npx tsx src/main.ts` without the npx wrapper process), and waits until /readyz answers.
+ * `npx tsx src/main.ts` without the npx wrapper process), and waits until /readyz answers. A
+ * different entry point (`args`, e.g. the built `dist/main.js`) runs the same way. A
+ * variable given as undefined is left out of the environment (SEED_DEMO: undefined, as `npm start` has it).
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string | undefined>, opts: { args?: string[]; cwd?: string } = {}): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: process.cwd(),
+  const child = spawn(process.execPath, opts.args ?? ['--import', 'tsx', 'src/main.ts'], {
+    cwd: opts.cwd ?? process.cwd(),
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -46,7 +48,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       // Required with DATABASE_URL; the test data is encrypted under the same key the test app uses.
       PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY,
       ...env,
-    },
+    } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d) => (out += String(d)));
@@ -59,7 +61,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       child.kill('SIGTERM');
     });
   };
-  const deadline = Date.now() + 45_000;
+  // A fresh embedded database initialises and migrates in 5 to 50 s on 2 loaded cores.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server process exited (${child.exitCode}):\n${out}`);
     try {

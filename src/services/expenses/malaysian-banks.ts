@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { projectPath } from '../../lib/project-root';
 
 /**
  * The banks a bank_transfer payout channel may name (data/malaysian-banks.json): the SWIFT BIC of
@@ -12,7 +13,7 @@ const listSchema = z.object({
   entries: z.array(z.object({ code: z.string().regex(/^[A-Z]{4}MY[A-Z0-9]{2}$/), name: z.string().min(1) })).min(1),
 });
 
-const list = listSchema.parse(JSON.parse(readFileSync(new URL('../../../data/malaysian-banks.json', import.meta.url), 'utf8')));
+const list = listSchema.parse(JSON.parse(readFileSync(projectPath('data', 'malaysian-banks.json'), 'utf8')));
 
 export const MALAYSIAN_BANKS: ReadonlyMap<string, string> = new Map(list.entries.map((e) => [e.code, e.name]));
 

@@ -12,6 +12,7 @@ import { accountView } from './accounts';
 import { recordSettingsChanges } from './history';
 import { CODE_MAX, NAME_MAX, systemContextFor } from './rules';
 import { taxCodeView } from './tax-codes';
+import { projectPath } from '../../lib/project-root';
 
 /**
  * What every new organization starts with, so it can invoice at once (DESIGN sections 10 and 15):
@@ -22,7 +23,7 @@ import { taxCodeView } from './tax-codes';
  */
 
 const codeList = <S extends z.ZodType>(file: string, entry: S) => {
-  const url = new URL(`../../../data/${file}`, import.meta.url);
+  const url = projectPath('data', file);
   const parsed = z.object({ source: z.string().min(1), entries: z.array(entry).min(1) }).safeParse(JSON.parse(readFileSync(url, 'utf8')));
   if (!parsed.success) throw new Error(`data/${file} is not a valid defaults file: ${parsed.error.message}`);
   const codes = parsed.data.entries.map((e) => (e as { code: string }).code);

@@ -3,9 +3,10 @@
  * Codes pages). Loaded once.
  */
 import { readFileSync } from 'node:fs';
+import { projectPath } from '../../../lib/project-root';
 
 function codes(file: string): Set<string> {
-  const rows = JSON.parse(readFileSync(new URL(`../../../../data/myinvois/${file}`, import.meta.url), 'utf8')) as { Code: string }[];
+  const rows = JSON.parse(readFileSync(projectPath('data', 'myinvois', file), 'utf8')) as { Code: string }[];
   return new Set(rows.map((row) => String(row.Code).trim()));
 }
 

@@ -1,0 +1,43 @@
+# syntax=docker/dockerfile:1
+# The Finance API as an image: compiled JavaScript (npm run build, esbuild) on Node 20 (.nvmrc),
+# production dependencies only, run as the unprivileged `node` user. Configuration comes from the
+# environment (.env.example lists every variable); compose.yaml starts it with PostgreSQL and Redis.
+
+ARG NODE_IMAGE=node:20.20-bookworm-slim
+
+# 1. Compile: every dependency (esbuild is a dev dependency), then the bundle in dist/.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+RUN npm run build
+
+# 2. The production dependencies alone (the bundle keeps packages external).
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# 3. The runtime: node_modules, the bundle, the data files and the migrations; no sources, no compiler.
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/var/lib/finance
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json ./
+COPY data ./data
+COPY drizzle ./drizzle
+COPY --from=build /app/dist ./dist
+# The embedded database's folder (used only without DATABASE_URL), owned by the user that runs.
+RUN mkdir -p /var/lib/finance && chown node:node /var/lib/finance
+USER node
+VOLUME ["/var/lib/finance"]
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=60s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM drains the requests in flight (SHUTDOWN_GRACE_MS); compose runs it with init: true.
+CMD ["node", "--enable-source-maps", "dist/main.js"]
