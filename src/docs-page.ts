@@ -1,4 +1,5 @@
 import type { ApiReferenceConfiguration } from '@scalar/fastify-api-reference';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /**
  * The /docs page (Scalar, served by @scalar/fastify-api-reference with its JavaScript bundled in the
@@ -27,3 +28,36 @@ export const DOCS_PAGE_CONFIGURATION = {
   persistAuth: false,
   isEditable: false,
 } satisfies Partial<ApiReferenceConfiguration>;
+
+/**
+ * GET /docs and everything under it: Scalar's page, built on the first request in an inner fastify
+ * instance of its own and answered through it. Scalar (its bundled page and client, about 50 MB of the
+ * process's memory) is loaded only when someone opens the docs, not by every process that serves the
+ * API. What the inner instance does not serve is the service's own 404 problem.
+ */
+export function registerDocsPage(app: FastifyInstance, notFound: (req: FastifyRequest, reply: FastifyReply) => unknown) {
+  let inner: Promise<FastifyInstance> | undefined;
+  const load = () =>
+    (inner ??= (async () => {
+      const { default: scalar } = await import('@scalar/fastify-api-reference');
+      const docs = Fastify({ logger: false });
+      await docs.register(scalar, { routePrefix: '/docs', configuration: DOCS_PAGE_CONFIGURATION });
+      await docs.ready();
+      return docs;
+    })().catch((error: unknown) => {
+      inner = undefined;
+      throw error;
+    }));
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const docs = await load();
+    const answer = await docs.inject({ method: 'GET', url: req.url, headers: { accept: req.headers.accept ?? '*/*' } });
+    if (answer.statusCode === 404) return notFound(req, reply);
+    for (const name of ['content-type', 'cache-control', 'etag', 'last-modified', 'location']) {
+      const value = answer.headers[name];
+      if (value !== undefined) reply.header(name, value);
+    }
+    return reply.code(answer.statusCode).send(answer.rawPayload);
+  };
+  app.get('/docs', handler);
+  app.get('/docs/*', handler);
+}

@@ -1,12 +1,11 @@
 import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
-import fastifyApiReference from '@scalar/fastify-api-reference';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import type { AppDeps } from './deps';
-import { DOCS_PAGE_CONFIGURATION } from './docs-page';
+import { registerDocsPage } from './docs-page';
 import { ERROR_CATALOGUE, isAppError } from './lib/errors';
 import { loggerOptions, LOG_SAFETY } from './lib/logging';
 import { registerHealthRoutes } from './http/health';
@@ -256,7 +255,7 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
 
   await app.register((scope) => restFacade(scope, deps, served), { prefix: '/v1' });
 
-  await app.register(fastifyApiReference, { routePrefix: '/docs', configuration: DOCS_PAGE_CONFIGURATION });
+  registerDocsPage(app, (req, reply) => answerNotFound(served, req, reply));
 
   app.get('/problems/:code', async (req, reply) => {
     const code = (req.params as { code: string }).code;
