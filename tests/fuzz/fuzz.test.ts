@@ -99,7 +99,10 @@ describe.skipIf(!onPostgres)('fuzzing every /v1 operation and tRPC procedure', (
       await sql<{ table_name: string }[]>`select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'organization_id' order by 1`
     ).map((r) => r.table_name).filter((n) => !VOLATILE_TABLES.has(n));
     // A row inserted or updated gets a new xmin: the count and the sum of xmin change with any row written.
-    const snapshotQuery = tables.map((n) => `select '${n}' as t, count(*)::int as n, coalesce(sum(xmin::text::bigint), 0)::text as h from "${n}" x where organization_id = $1`).join(' union all ');
+    const snapshotQuery = [
+      `select 'organizations' as t, count(*)::int as n, coalesce(sum(xmin::text::bigint), 0)::text as h from organizations x where id = $1`,
+      ...tables.map((n) => `select '${n}' as t, count(*)::int as n, coalesce(sum(xmin::text::bigint), 0)::text as h from "${n}" x where organization_id = $1`),
+    ].join(' union all ');
     const snapshot = async () => {
       const rows = await sql.unsafe<{ t: string; n: number; h: string }[]>(snapshotQuery, [acme.id], { prepare: true });
       return new Map(rows.map((r) => [r.t, `${r.n}:${r.h}`]));
