@@ -283,7 +283,7 @@ export function mutate(value: unknown, choice: MutationChoice): Mutated {
       // One time in three, text the database cannot store (NUL, lone surrogates); else any of the corpus.
       const h = choice.with % 3 === 1 ? UNSTORABLE[(choice.with >> 2) % UNSTORABLE.length]! : HOSTILE_STRINGS[choice.with % HOSTILE_STRINGS.length]!;
       const s = typeof t.value === 'string' && choice.with % 3 === 0 ? t.value + h : h;
-      return { value: setAt(value, t.path, s), mutation: `hostile string #${choice.with % HOSTILE_STRINGS.length} at /${t.path.join('/')}`, mustRefuse: unstorable(s) ? 'NUL or a lone surrogate' : undefined };
+      return { value: setAt(value, t.path, s), mutation: `hostile string ${JSON.stringify(h.length > 24 ? `${h.slice(0, 24)}…(${h.length})` : h)} at /${t.path.join('/')}`, mustRefuse: unstorable(s) ? 'NUL or a lone surrogate' : undefined };
     }
     case 'hostile-value': {
       const t = nth(leaves);

@@ -123,7 +123,7 @@ describe.skipIf(!onPostgres)('fuzzing every /v1 operation and tRPC procedure', (
     };
 
     const logoutSession = async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/trpc/auth.login', payload: { email: owner.email, password: owner.password } });
+      const res = await t.app.inject({ method: 'POST', url: '/trpc/auth.login', remoteAddress: FUZZ_ADDRESS, payload: { email: owner.email, password: owner.password } });
       return res.json().result?.data?.session_token as string | undefined;
     };
 
@@ -239,11 +239,18 @@ interface Answer {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
+/**
+ * The fuzz's own source address (any 127/8 address reaches the loopback): its failed logins and
+ * authentications are counted per address in the shared database, and must not lock out the test files
+ * running beside it from 127.0.0.1.
+ */
+const FUZZ_ADDRESS = '127.0.0.77';
+
 /** One request over a real connection, the path and headers sent as they are. */
 function send(base: URL, method: string, path: string, headers: Record<string, string>, payload?: string | Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const body = payload === undefined ? undefined : typeof payload === 'string' ? Buffer.from(payload) : payload;
-    const r = request({ host: base.hostname, port: base.port, method, path, agent, headers: body ? { ...headers, 'content-length': String(body.length) } : headers }, (res) => {
+    const r = request({ host: base.hostname, port: base.port, localAddress: FUZZ_ADDRESS, method, path, agent, headers: body ? { ...headers, 'content-length': String(body.length) } : headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));

@@ -171,7 +171,7 @@ export function v1Operations(doc: any, pools: Pools): Operation[] {
               const p = queryParams[m.at % queryParams.length]!;
               const h = HOSTILE_STRINGS[m.with % HOSTILE_STRINGS.length]!;
               queryValues = { ...queryValues, [p.name]: h };
-              mutation = `query ${p.name} hostile string #${m.with % HOSTILE_STRINGS.length}`;
+              mutation = `query ${p.name} hostile string ${JSON.stringify(h.slice(0, 24))}`;
               if (unstorable(h)) mustRefuse = 'NUL or a lone surrogate';
             }
           }
