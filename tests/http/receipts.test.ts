@@ -223,6 +223,18 @@ describe('POST /v1/receivables/receipts', () => {
       expect(await doc(w, a.id)).toMatchObject({ outstanding: '379.62', allocations: [] });
     });
 
+    it('an invoice id in upper case allocates as its lower-case form does (found by the fuzz suite: was a 500)', async () => {
+      const w = await createReceiptWorld(t);
+      const a = await w.invoice();
+      const res = await post(URL, w.receiptBody({ amount: '100.00', allocations: [{ invoice_id: a.id.toUpperCase(), amount: '60.00' }] }), w.token);
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ allocated: '60.00', unallocated: '40.00' });
+      const receipt = (await post(URL, w.receiptBody({ amount: '10.00' }), w.token)).json();
+      const alloc = await call('receivables.receipts.allocate', { receipt_id: receipt.id, allocations: [{ invoice_id: a.id.toUpperCase(), amount: '5.00' }, { invoice_id: a.id, amount: '1.00' }] }, w.token);
+      expect(alloc.statusCode, alloc.body).toBe(200);
+      expect(await doc(w, a.id)).toMatchObject({ outstanding: '313.62' });
+    });
+
     it("refuses drafts, credit notes, another customer's and another currency's documents", async () => {
       const w = await createReceiptWorld(t);
       const inv = await w.invoice();

@@ -124,11 +124,12 @@ export async function spend(ctx: ServiceContext, source: AllocationSource, items
   // What each document has left before this write; `running` as the items before consume it.
   const start = new Map<string, { amount: Dec; base: Dec }>();
   const running = new Map<string, Dec>();
-  for (const [id, doc] of targets) {
-    if (!doc) continue;
-    const b = balanceOf(doc, await findAllocations(db, { organizationId, documentId: id }));
-    start.set(id, { amount: b.outstanding, base: b.outstandingBase });
-    running.set(id, b.outstanding);
+  // Keyed by the stored id: an id given in upper case finds the same document (uuid equality) and is
+  // looked up below by `doc.id`.
+  for (const doc of new Map([...targets.values()].filter((d) => d !== undefined).map((d) => [d.id, d])).values()) {
+    const b = balanceOf(doc, await findAllocations(db, { organizationId, documentId: doc.id }));
+    start.set(doc.id, { amount: b.outstanding, base: b.outstandingBase });
+    running.set(doc.id, b.outstanding);
   }
 
   const plan: { doc: DocumentRow; amount: Dec }[] = [];
