@@ -12,7 +12,7 @@ import { registerHealthRoutes } from './http/health';
 import { registerMetrics } from './http/metrics';
 import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
 import { registerBodyChecks, registerQueryCheck } from './routers/body-parser';
-import { answerNotFound, frameworkErrors, guardFacadeMethods, headAsGet, MAX_PARAM_LENGTH, registerEdges, ServedMethods } from './routers/http-edges';
+import { answerNotFound, clientErrorHandler, frameworkErrors, guardFacadeMethods, headAsGet, MAX_PARAM_LENGTH, registerEdges, ServedMethods } from './routers/http-edges';
 import { codeForStatus, problemBody, sendProblem } from './routers/problem-reply';
 import { RequestLogController } from './routers/request-log';
 import { registerContentRoute } from './routers/documents/content-route';
@@ -229,6 +229,8 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // The router's own refusals (invalid percent-encoding, a path parameter too long) as problems.
     frameworkErrors,
+    // Node's refusals before routing (headers over 16 KiB, a request timeout) as problems too.
+    clientErrorHandler,
     // The source address of per-address limits: the client's, from X-Forwarded-For, only behind a trusted proxy.
     trustProxy: deps.config.TRUST_PROXY,
   });

@@ -47,6 +47,8 @@ export const ERROR_CATALOGUE = {
   idempotency_in_progress: { status: 409, title: 'A request with this idempotency key is in progress' },
   // 409: an attached document already backs another record.
   document_bound_elsewhere: { status: 409, title: 'Document is attached to another record' },
+  // 408: the request did not arrive in time (the connection's request timeout).
+  request_timeout: { status: 408, title: 'Request timeout' },
   // 413: the body is larger than the endpoint accepts.
   payload_too_large: { status: 413, title: 'Request body too large' },
   // 414: the URL is longer than the service reads (8 KiB), or one path segment longer than 500 characters.
@@ -67,6 +69,8 @@ export const ERROR_CATALOGUE = {
   sole_owner_reason_required: { status: 422, title: 'A reason is required for the sole-owner exception' },
   // 422: e-invoicing is on and the draft fails the LHDN preflight; `errors[]` carries {pointer, code, detail} per problem.
   einvoice_not_ready: { status: 422, title: 'The document is not ready for e-invoicing' },
+  // 431: the request line and headers are larger than the server reads (16 KiB, Node's limit).
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   // 428: a write against an existing record sent no If-Match (send the revision the ETag gave).
   revision_required: { status: 428, title: 'If-Match is required' },
   // 429: a rate limit was reached; Retry-After says when to retry.
@@ -85,12 +89,14 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
+  408: 'TIMEOUT',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
   428: 'PRECONDITION_REQUIRED',
   429: 'TOO_MANY_REQUESTS',
+  431: 'BAD_REQUEST',
   500: 'INTERNAL_SERVER_ERROR',
   503: 'SERVICE_UNAVAILABLE',
 };

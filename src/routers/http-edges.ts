@@ -3,6 +3,9 @@
  * `Allow`, 414, and HEAD only where GET is served (with GET's authentication). Every one of them
  * answers a problem object with the request id; none reaches a procedure or a service.
  */
+import { randomUUID } from 'node:crypto';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { problemForCode, SERVER_FAULT_DETAIL } from '../lib/problem';
 import { codeForStatus, sendProblem } from './problem-reply';
@@ -144,3 +147,31 @@ export function registerEdges(app: FastifyInstance, served: ServedMethods) {
     return sendProblem(req, reply, problemForCode(codeForStatus(status), error.message));
   });
 }
+
+/**
+ * Node's own refusals, before there is a request for fastify to route (a request line and headers
+ * over Node's 16 KiB, a request that did not arrive in time, bytes that are not HTTP): written on the
+ * socket as problems, like every other answer. fastify's default writes its own JSON shape.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const problem =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? problemForCode('headers_too_large', `The request line and headers are larger than ${HEADER_LIMIT_KIB} KiB (a URL may have at most ${MAX_URL_LENGTH} characters)`)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? problemForCode('request_timeout', 'The request did not arrive in time')
+        : problemForCode('invalid_request', 'The request is not valid HTTP');
+  const requestId = randomUUID();
+  const body = JSON.stringify({ ...problem, instance: `urn:request:${requestId}`, request_id: requestId });
+  this.log.debug({ err: error, requestId }, 'client error');
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+/** Node's limit on the request line and headers together (http.maxHeaderSize), in KiB. */
+const HEADER_LIMIT_KIB = Math.round(maxHeaderSize / 1024);

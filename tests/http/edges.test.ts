@@ -45,6 +45,25 @@ describe("fastify's router refusals are problems with a request id", () => {
   });
 });
 
+describe("Node's own refusals before routing are problems too", () => {
+  it('a request line over 16 KiB is 431 headers_too_large, a problem, on a listening server', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      for (const path of [`/v1/receivables/customers?q=${'a'.repeat(20_000)}`, `/trpc/auth.me?input=${'1'.repeat(20_000)}`]) {
+        const res = await fetch(`${address}${path}`);
+        expect(res.status).toBe(431);
+        expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+        const problem = (await res.json()) as Record<string, unknown>;
+        expect(problem).toMatchObject({ type: '/problems/headers_too_large', status: 431, code: 'headers_too_large', title: 'Request headers too large' });
+        expect(problem.request_id).toBe(res.headers.get('x-request-id'));
+        expect(problem.instance).toBe(`urn:request:${problem.request_id}`);
+      }
+    } finally {
+      t.app.server.close();
+    }
+  });
+});
+
 describe('404s everywhere are problems', () => {
   it.each(['/nothing', '/trpc', '/trpc/a/b', '/v1'])('GET %s', async (url) => {
     const res = await t.app.inject({ method: 'GET', url });
