@@ -57,4 +57,20 @@ describe('settings (tRPC only) go through the same input guard', () => {
     );
     expectRefused(e, 400, 'invalid_request', '/valid_from');
   });
+
+  it('a rate valid from 0000-01-01 is 400 at /valid_from, not a 500 (found by the fuzz suite), and nothing is stored', async () => {
+    const org = await createTestOrganization(t.db);
+    const e = await refusal(
+      clientOf(t, org.owner.session).settings.perDiemRates.create({
+        name: 'Domestic',
+        currency: 'MYR',
+        valid_from: '0000-01-01',
+        valid_to: '2019-01-01',
+        bands: [{ band: 'Klang Valley', amount_per_day: '100.00' }],
+      }),
+    );
+    expectRefused(e, 400, 'invalid_request', '/valid_from');
+    const [row] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from per_diem_rates where organization_id = ${org.id}`);
+    expect(Number(row?.n)).toBe(0);
+  });
 });

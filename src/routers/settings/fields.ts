@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decimalString } from '../../lib/money';
 import type { ResponseOut } from '../context';
 import { setEtag } from '../http';
-import { pageInputShape } from '../schemas';
+import { isoDate, pageInputShape } from '../schemas';
 
 /**
  * Input pieces the set-up procedures share. Shape faults (wrong type, malformed date or decimal,
@@ -16,7 +16,8 @@ export const text = (max: number) =>
 /** A JSON boolean; the pipe keeps trpc-to-openapi's coercion away (STACK-NOTES: the coercion trap). */
 export const flag = () => z.boolean().pipe(z.boolean());
 
-export const day = () => z.iso.date({ message: 'must be a date (YYYY-MM-DD)' });
+/** A day (YYYY-MM-DD) within the years the service accepts (schemas.ts isoDate: 1900 to 9999). */
+export const day = () => isoDate({ message: 'must be a date (YYYY-MM-DD)' });
 
 /** A decimal string (`-?digits[.digits]`); places and ranges are the service's rules (422). */
 export const decimalInput = () => decimalString().max(40, { message: 'must be at most 40 characters' });
