@@ -5,7 +5,7 @@
  * 2. Counts statements per request: the service built in this process on a driver with a counting
  *    hook, ~50 requests per scenario through `app.inject`, the warm ones counted; the statements of
  *    warm requests are captured (texts and parameters) for the floor.
- * 3. Starts the service (`node --import tsx src/main.ts`) and the floor (bench/floor-server.ts: bare
+ * 3. Starts the service as `npm start` does (`npm run build`, then `node dist/main.js`) and the floor (bench/floor-server.ts: bare
  *    fastify + postgres.js, prepared statements, running the captured statements) as child
  *    processes on the same database, and drives both with autocannon, interleaved by round.
  * 4. Prints req/s, p50, p99, the ratio service/floor, statements per request and the service's
@@ -16,7 +16,7 @@
  *   BENCH_SHOW_SQL=1 npm run bench -- floor        (also prints the statements of one request per scenario)
  *   BENCH_LIST_LIMIT=100 npm run bench -- floor    (list page size; the default page when unset)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -354,7 +354,13 @@ async function main() {
   }
 
   // 3. The service and the floor as child processes on the same database.
-  const service = await startChild('service', ['--import', 'tsx', 'src/main.ts'], {
+  // The service as `npm start` runs it: the compiled bundle (npm run build), not tsx.
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build failed');
+  // As package.json's start script runs it; BENCH_NODE_FLAGS replaces the flags.
+  const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '--max-old-space-size=256').split(' ').filter(Boolean);
+  const service = await startChild('service', [...nodeFlags, 'dist/main.js'], {
+    NODE_ENV: 'production',
     DATABASE_URL: url,
     SEED_DEMO: 'false',
     LOG_LEVEL: 'warn',

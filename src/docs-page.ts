@@ -56,7 +56,7 @@ export function registerDocsPage(app: FastifyInstance, notFound: (req: FastifyRe
       const value = answer.headers[name];
       if (value !== undefined) reply.header(name, value);
     }
-    return reply.code(answer.statusCode).send(answer.rawPayload);
+    return reply.code(answer.statusCode).send(answer.rawPayload.length > 0 ? answer.rawPayload : undefined);
   };
   app.get('/docs', handler);
   app.get('/docs/*', handler);
