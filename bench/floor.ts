@@ -19,13 +19,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Options as AutocannonOptions } from 'autocannon';
 import { pino } from 'pino';
 import postgres from 'postgres';
+import { freePort } from '../tests/helpers/server-process';
 import { loadConfig } from '../src/config';
 import { openDatabase, queryRows, sql } from '../src/db/client';
 import { seedDemo } from '../src/demo/seed-demo';
@@ -78,17 +78,6 @@ async function ensureDatabase() {
   } finally {
     await client.end({ timeout: 5 });
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 interface Child {

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServerProcess } from '../helpers/server-process';
+import { freePort, startServerProcess } from '../helpers/server-process';
 import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
 
 /**
@@ -12,17 +11,6 @@ import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
  */
 
 const url = process.env.TEST_DATABASE_URL;
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function run(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -43,7 +31,7 @@ const withDatabase = (name: string) => {
 
 describe('start-up and the CLI on an unreachable database', { timeout: 120_000 }, () => {
   it('npm start on a port nothing listens on says the connection was refused and exits non-zero', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const ran = await run('src/main.ts', [], { DATABASE_URL: `postgres://finance:secret-password@127.0.0.1:${port}/finance`, PORT: '0' });
     expect(ran.code).not.toBe(0);
     expect(ran.out).toContain(`Cannot connect to the database at 127.0.0.1:${port}/finance: connection refused`);
@@ -51,7 +39,7 @@ describe('start-up and the CLI on an unreachable database', { timeout: 120_000 }
   });
 
   it('the admin CLI says the same under --json', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const ran = await run('src/cli/admin.ts', ['org', 'list', '--json'], { DATABASE_URL: `postgres://finance:secret-password@127.0.0.1:${port}/finance` });
     expect(ran.code).not.toBe(0);
     const error = JSON.parse(ran.out).error;
