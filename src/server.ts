@@ -252,6 +252,15 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
 
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (req) => headAsGet(req));
+    // tRPC answers some refusals of its own (a body of another media type: 415) with its JSON error
+    // under text/plain; they are JSON like every other tRPC answer. (The adapter sends a fetch
+    // Response, whose headers fastify copies after this hook.)
+    scope.addHook('onSend', async (_req, _reply, payload) => {
+      if (payload instanceof Response && payload.status >= 400 && /^text\/plain/i.test(payload.headers.get('content-type') ?? '')) {
+        payload.headers.set('content-type', 'application/json');
+      }
+      return payload;
+    });
     await scope.register(fastifyTRPCPlugin, { prefix: '/trpc', trpcOptions: trpcOptions(deps) });
   });
 

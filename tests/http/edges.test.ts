@@ -64,6 +64,15 @@ describe("Node's own refusals before routing are problems too", () => {
   });
 });
 
+describe('tRPC refusals are JSON', () => {
+  it('a body of another media type on /trpc is 415 in tRPC\'s error shape, as application/json', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/trpc/auth.login', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+    expect(res.statusCode).toBe(415);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json().error.data).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', problem: { code: 'unsupported_media_type', status: 415 } });
+  });
+});
+
 describe('404s everywhere are problems', () => {
   it.each(['/nothing', '/trpc', '/trpc/a/b', '/v1'])('GET %s', async (url) => {
     const res = await t.app.inject({ method: 'GET', url });
