@@ -152,7 +152,7 @@ export function registerQueryCheck(app: FastifyInstance, document: { paths?: Rec
     if (!operation) return;
     for (const name of new URLSearchParams(search).keys()) {
       if (!operation.query.has(name)) {
-              throw Object.assign(queryRefusal(name, 'is not a parameter this operation accepts'), { statusCode: 400 });
+              throw Object.assign(queryRefusal(name, 'is not a field this operation accepts'), { statusCode: 400 });
       }
     }
   });

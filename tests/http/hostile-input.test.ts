@@ -140,14 +140,14 @@ describe('unknown query parameters are refused on every operation', () => {
   it('a query parameter on a POST is 400 at /query/<name>, and nothing is stored', async () => {
     const org = await createTestOrganization(t.db);
     const res = await postRaw(`${CUSTOMERS}?dry_run=true`, org.owner.apiKey, JSON.stringify({ code: 'Q-1', legal_name: 'Kedai' }));
-    expect(expectProblem(res, 400, 'invalid_request').errors).toEqual([{ pointer: '/query/dry_run', detail: 'is not a parameter this operation accepts' }]);
+    expect(expectProblem(res, 400, 'invalid_request').errors).toEqual([{ pointer: '/query/dry_run', detail: 'is not a field this operation accepts' }]);
     expect(await customerCount(org.id)).toBe(0);
   });
 
   it('a query parameter on a plain route (document content) is 400 at /query/<name>', async () => {
     const org = await createTestOrganization(t.db);
     const res = await t.app.inject({ method: 'GET', url: `/v1/documents/${randomUUID()}/content?download=1`, headers: bearer(org.owner.apiKey) });
-    expect(expectProblem(res, 400, 'invalid_request').errors).toEqual([{ pointer: '/query/download', detail: 'is not a parameter this operation accepts' }]);
+    expect(expectProblem(res, 400, 'invalid_request').errors).toEqual([{ pointer: '/query/download', detail: 'is not a field this operation accepts' }]);
   });
 
   it('documented query parameters still work', async () => {
