@@ -5,6 +5,7 @@ import { queryRows, sql } from '../db/client';
 import type { AppDeps } from '../deps';
 import { problemForCode } from '../lib/problem';
 import { appRouter } from '../routers/app';
+import { pathPattern } from '../routers/http-edges';
 
 /**
  * GET /metrics in the Prometheus text format (DESIGN section 10): requests by route template and
@@ -32,11 +33,7 @@ function restTemplates(): RestTemplate[] {
     const openapi = procedure._def.meta?.openapi;
     if (!openapi) continue;
     const template = `/v1${openapi.path}`;
-    const source = template
-      .split(/(\{[^}]+\})/)
-      .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('');
-    out.push({ method: openapi.method.toUpperCase(), template, pattern: new RegExp(`^${source}/?$`), weight: template.replace(/\{[^}]+\}/g, '').length });
+    out.push({ method: openapi.method.toUpperCase(), template, pattern: pathPattern(template), weight: template.replace(/\{[^}]+\}/g, '').length });
   }
   return out.sort((a, b) => b.weight - a.weight);
 }

@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { AppError } from '../lib/errors';
 import { jsonNestingExceeds, MAX_NESTING, textFault } from '../lib/input-text';
 import { problemFromError } from '../lib/problem';
+import { pathPattern } from './http-edges';
 
 /**
  * A refusal answered before any route runs: under /v1 (and outside /trpc) it is thrown for the
@@ -135,7 +136,7 @@ export function registerBodyChecks(app: FastifyInstance, opts: { bodyLimit: numb
  */
 export function registerQueryCheck(app: FastifyInstance, document: { paths?: Record<string, Record<string, unknown>> }) {
   const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) => {
-    const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}/?$`);
+    const pattern = pathPattern(path);
     return Object.entries(item)
       .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
       .map(([method, op]) => {
@@ -152,7 +153,7 @@ export function registerQueryCheck(app: FastifyInstance, document: { paths?: Rec
     if (!operation) return;
     for (const name of new URLSearchParams(search).keys()) {
       if (!operation.query.has(name)) {
-              throw Object.assign(queryRefusal(name, 'is not a field this operation accepts'), { statusCode: 400 });
+        throw Object.assign(queryRefusal(name, 'is not a field this operation accepts'), { statusCode: 400 });
       }
     }
   });

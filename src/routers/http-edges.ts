@@ -17,7 +17,8 @@ export const MAX_PARAM_LENGTH = 500;
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-function pathPattern(template: string): RegExp {
+/** A path template (OpenAPI `{id}`, fastify `:id` and `*`) as the pattern of the paths it serves; a trailing slash is optional. */
+export function pathPattern(template: string): RegExp {
   const escaped = template
     .split(/(\{[^}]+\}|:[A-Za-z0-9_]+|\*)/)
     .map((part) => {
