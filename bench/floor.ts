@@ -15,6 +15,7 @@
  *   DATABASE_URL=postgres://... BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_CONNECTIONS=10 npm run bench -- floor
  *   BENCH_SHOW_SQL=1 npm run bench -- floor        (also prints the statements of one request per scenario)
  *   BENCH_LIST_LIMIT=100 npm run bench -- floor    (list page size; the default page when unset)
+ *   BENCH_ONLY=customer,list npm run bench -- floor (a subset of the scenarios)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -126,6 +127,17 @@ async function startChild(name: string, args: string[], env: Record<string, stri
     await new Promise((r) => setTimeout(r, 200));
   }
   return { name, url: base, child, output: () => out, stop };
+}
+
+/** CPU time (user + system) a process has used so far, in ms (from /proc/<pid>/stat, 100 ticks a second). */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
 }
 
 function rssMb(pid: number): number {
@@ -267,7 +279,7 @@ async function main() {
   if (created.statusCode !== 201) throw new Error(`seeding the 5-line invoice: ${created.statusCode} ${created.body}`);
   const invoiceId = (created.json() as { id: string }).id;
 
-  const scenarios: Scenario[] = [
+  const allScenarios: Scenario[] = [
     { key: 'customer', label: 'GET customer (keyed)', floor: 0.8, statements: 2, method: 'GET', route: '/v1/receivables/customers/:id', path: `/v1/receivables/customers/${customer.id}`, status: 200 },
     { key: 'invoice', label: 'GET invoice (keyed)', floor: 0.8, statements: 2, method: 'GET', route: '/v1/receivables/invoices/:id', path: `/v1/receivables/invoices/${invoiceId}`, status: 200 },
     { key: 'list', label: 'GET invoices, first page', floor: 0.7, statements: 2, method: 'GET', route: '/v1/receivables/invoices', path: `/v1/receivables/invoices${listLimit ? `?limit=${listLimit}` : ''}`, status: 200 },
@@ -278,6 +290,9 @@ async function main() {
   const perRequest: Record<string, number> = {};
   const plans: Record<string, RoutePlan> = {};
   const sqlShown: string[] = [];
+  // BENCH_ONLY=customer,list runs a subset (keys: customer, invoice, list, create).
+  const only = process.env.BENCH_ONLY?.split(',').map((k) => k.trim()).filter(Boolean);
+  const scenarios = only?.length ? allScenarios.filter((s) => only.includes(s.key)) : allScenarios;
   for (const s of scenarios) {
     const counts: number[] = [];
     const captures: { statements: Captured[]; idempotencyKey?: string }[] = [];
@@ -397,12 +412,14 @@ async function main() {
       for (let round = 0; round < rounds; round++) {
         for (const target of [service, floorServer]) {
           const sampler = target === service ? setInterval(() => (r.rss = Math.max(r.rss, rssMb(service.child.pid!))), 100) : undefined;
+          const cpuBefore = cpuMs(target.child.pid!);
           const run = await drive(target.url, s, apiKey, createBody);
+          run.cpuMs = run.total > 0 ? (cpuMs(target.child.pid!) - cpuBefore) / run.total : 0;
           if (sampler) clearInterval(sampler);
           if (target === service) r.rss = Math.max(r.rss, rssMb(service.child.pid!));
           (target === service ? r.service : r.floor).push(run);
           process.stdout.write(
-            `  ${s.label.padEnd(30)} round ${round + 1} ${target.name.padEnd(7)} ${run.rps.toFixed(0).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms${run.bad ? `  (${run.bad} not ${s.status})` : ''}\n`,
+            `  ${s.label.padEnd(30)} round ${round + 1} ${target.name.padEnd(7)} ${run.rps.toFixed(0).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  cpu ${run.cpuMs.toFixed(2)} ms/req${run.bad ? `  (${run.bad} not ${s.status})` : ''}\n`,
           );
         }
       }
@@ -462,6 +479,8 @@ interface Run {
   total: number;
   bad: number;
   seconds: number;
+  /** CPU time of the server process per answered request, in ms. */
+  cpuMs: number;
 }
 
 function combine(runs: Run[]) {
@@ -494,7 +513,7 @@ async function drive(base: string, s: Scenario, apiKey: string, createBody: stri
     .filter(([code]) => Number(code) === s.status)
     .reduce((x, [, v]) => x + v.count, 0);
   const bad = result.requests.total - ok + result.errors;
-  return { rps: ok / seconds, p50: result.latency.p50, p99: result.latency.p99, total: ok, bad, seconds };
+  return { rps: ok / seconds, p50: result.latency.p50, p99: result.latency.p99, total: ok, bad, seconds, cpuMs: 0 };
 }
 
 main().catch((err) => {

@@ -3,7 +3,6 @@ import fastifyCors from '@fastify/cors';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import type { AppDeps } from './deps';
 import { registerDocsPage } from './docs-page';
 import { ERROR_CATALOGUE, isAppError } from './lib/errors';
@@ -19,6 +18,7 @@ import { registerContentRoute } from './routers/documents/content-route';
 import { registerUploadRoute } from './routers/documents/upload-route';
 import { registerInvoicePdfRoute } from './routers/receivables/invoices/pdf-route';
 import { guardRefusedRequest } from './routers/route-guard';
+import { registerRestAdapter } from './routers/rest-adapter';
 import { appRouter } from './routers/app';
 import './services/register';
 import { createContextFactory, type Context } from './routers/context';
@@ -152,19 +152,8 @@ async function restFacade(app: FastifyInstance, deps: AppDeps, served: ServedMet
   await registerContentRoute(app, deps);
   await registerInvoicePdfRoute(app, deps);
 
-  // The REST adapter's handler sends through reply.send and resolves to undefined, which fastify
-  // takes for "nothing sent yet" while an async onSend hook (above) is still running, and sends a
-  // second time. Returning the reply tells fastify the handler answered.
-  app.addHook('onRoute', (route) => {
-    if (!route.url.endsWith('/*')) return;
-    const handler = route.handler as (this: unknown, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-    route.handler = async function (this: unknown, req: FastifyRequest, reply: FastifyReply) {
-      const result = await handler.call(this, req, reply);
-      return result === undefined ? reply : result;
-    } as typeof route.handler;
-  });
-
-  await app.register(fastifyTRPCOpenApiPlugin, {
+  // One route per documented operation, calling its procedure directly (rest-adapter.ts).
+  registerRestAdapter(app, {
     router: appRouter,
     createContext: createContextFactory(deps, 'rest'),
     responseMeta: responseMeta as never,

@@ -26,7 +26,7 @@ interface RestTemplate {
   weight: number;
 }
 
-/** The REST facade's operations (one wildcard route in fastify) as method + path templates. */
+/** The REST facade's operations as method + path templates, for what reaches its catch-all route (a trailing slash). */
 function restTemplates(): RestTemplate[] {
   const out: RestTemplate[] = [];
   for (const procedure of Object.values(appRouter._def.procedures as unknown as Record<string, Procedure>)) {
@@ -44,6 +44,8 @@ const PROCEDURES = new Set(Object.keys(appRouter._def.procedures as object));
 export function routeLabel(req: FastifyRequest, rest: RestTemplate[]): string {
   const url = req.routeOptions.url;
   if (!url) return 'unmatched';
+  const template = req.routeOptions.config?.operationTemplate;
+  if (template) return template;
   if (url.startsWith('/v1/') && url.endsWith('*')) {
     const path = (req.originalPath ?? req.url).split('?')[0] ?? '';
     const method = req.method === 'HEAD' ? 'GET' : req.method;

@@ -1,0 +1,202 @@
+/**
+ * The REST facade's adapter: every procedure with `meta.openapi` (the mapping trpc-to-openapi reads
+ * to write the OpenAPI document) served on its own fastify route, called directly.
+ *
+ * It answers exactly as trpc-to-openapi's fastify adapter does (input from the query or the JSON body
+ * merged with the path parameters, query values coerced and wrapped as its handler does, the same
+ * error shape for the facade's problem hook), without what that adapter builds on every call: a
+ * fetch `Request` and its `AbortSignal` (whose close listener throws a DOMException per request),
+ * node-http shims bound onto the request and reply, a parsed `URL`, a tRPC caller proxy, a walk of
+ * the input schema, and a regular-expression scan of every operation to find the one called.
+ * fastify's own router finds the route; a path no route has (a trailing slash, another letter case:
+ * the mapping's patterns are case-insensitive) goes to the catch-all, which looks it up as
+ * trpc-to-openapi would and answers 404 when nothing matches.
+ */
+import { TRPCError, type AnyProcedure, type AnyRouter } from '@trpc/server';
+import { getErrorShape, getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  coerceSchema,
+  forEachOpenApiProcedure,
+  getInputOutputParsers,
+  getPathRegExp,
+  instanceofZodTypeLikeVoid,
+  instanceofZodTypeObject,
+  instanceofZodTypeOptional,
+  normalizePath,
+  unwrapZodType,
+  zodSupportsCoerce,
+} from 'trpc-to-openapi';
+import { ZodArray } from 'zod';
+
+type AnyRecord = Record<string, unknown>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on the REST adapter's routes: the operation's path template, `{id}` as the document writes it. */
+    operationTemplate?: string;
+  }
+}
+
+export interface RestAdapterOptions<TContext> {
+  router: AnyRouter;
+  createContext: (opts: { req: FastifyRequest; res: FastifyReply }) => TContext | Promise<TContext>;
+  responseMeta: (opts: {
+    type: string;
+    paths: string[] | undefined;
+    ctx: TContext | undefined;
+    data: unknown[];
+    errors: TRPCError[];
+    eagerGeneration: boolean;
+  }) => { status?: number; headers?: Record<string, string> } | undefined;
+  onError?: (opts: { error: TRPCError; type: string; path: string | undefined; input: unknown; ctx: TContext | undefined; req: FastifyRequest }) => void;
+}
+
+/** One operation: its procedure and what its input needs, worked out once. */
+interface Operation {
+  /** The procedure's dotted path in the router. */
+  path: string;
+  procedure: AnyProcedure;
+  type: string;
+  /** Takes its input from the JSON body (POST, PUT, PATCH), else from the query string. */
+  useBody: boolean;
+  /** The input schema is void-like: the procedure is called without input. */
+  noInput: boolean;
+  /** The unwrapped object schema whose number, boolean, bigint and date fields accept strings. */
+  coercible?: Parameters<typeof coerceSchema>[0];
+  coerced: boolean;
+  /** Query keys whose schema is an array: a single value is wrapped. */
+  arrayKeys: string[];
+  /** For the catch-all's lookup, as trpc-to-openapi matches: case-insensitive, `{id}` as one segment. */
+  pattern: RegExp;
+  method: string;
+}
+
+function operationOf(path: string, procedure: AnyProcedure, method: string, template: string): Operation {
+  const { inputParser } = getInputOutputParsers(procedure);
+  const unwrapped = unwrapZodType(inputParser as never, true);
+  const useBody = method !== 'GET' && method !== 'DELETE';
+  const object = zodSupportsCoerce && instanceofZodTypeObject(unwrapped) ? (unwrapped as unknown as Parameters<typeof coerceSchema>[0]) : undefined;
+  const arrayKeys: string[] = [];
+  if (object && !useBody) {
+    for (const [key, shape] of Object.entries((object as unknown as { shape: AnyRecord }).shape)) {
+      const inner = instanceofZodTypeOptional(shape as never) ? (shape as { unwrap(): unknown }).unwrap() : shape;
+      if (inner instanceof ZodArray) arrayKeys.push(key);
+    }
+  }
+  return {
+    path,
+    procedure,
+    type: procedure._def.type,
+    useBody,
+    noInput: instanceofZodTypeLikeVoid(unwrapped as never),
+    coercible: object,
+    coerced: false,
+    arrayKeys,
+    pattern: getPathRegExp(normalizePath(template)),
+    method,
+  };
+}
+
+/** The query string as trpc-to-openapi reads it: one value as itself, repeated keys as a list, empty values left out. */
+function queryInput(query: unknown, arrayKeys: readonly string[]): AnyRecord {
+  const input: AnyRecord = {};
+  for (const [key, value] of Object.entries((query ?? {}) as AnyRecord)) {
+    if (value) input[key] = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  }
+  for (const key of arrayKeys) {
+    if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
+  }
+  return input;
+}
+
+/** Registers one fastify route per mapped procedure, and the catch-all that answers the rest. Call inside the facade's prefix. */
+export function registerRestAdapter<TContext>(app: FastifyInstance, opts: RestAdapterOptions<TContext>) {
+  const { router, createContext, responseMeta, onError } = opts;
+  const operations: Operation[] = [];
+
+  const send = (reply: FastifyReply, status: number, headers: Record<string, string>, body: unknown) => {
+    reply.code(status).header('content-type', 'application/json');
+    for (const [key, value] of Object.entries(headers)) if (value !== undefined) reply.header(key, value);
+    return reply.send(JSON.stringify(body));
+  };
+
+  const run = async (op: Operation | undefined, params: AnyRecord, req: FastifyRequest, reply: FastifyReply) => {
+    let input: unknown;
+    let ctx: TContext | undefined;
+    try {
+      if (!op) throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found' });
+      if (op.useBody) {
+        const type = req.headers['content-type'];
+        if (!type?.startsWith('application/json')) {
+          throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: type ? `Unsupported content-type "${type}` : 'Missing content-type header' });
+        }
+      }
+      if (!op.noInput) input = Object.assign({}, op.useBody ? req.body : queryInput(req.query, op.arrayKeys), params);
+      if (op.coercible && !op.coerced) {
+        // As the adapter does on every call (it sets `coerce` on the schema's own fields); once is enough.
+        coerceSchema(op.coercible);
+        op.coerced = true;
+      }
+      ctx = await createContext({ req, res: reply });
+      const data = await (op.procedure as unknown as (o: AnyRecord) => Promise<unknown>)({
+        path: op.path,
+        getRawInput: async () => input,
+        ctx,
+        type: op.type,
+        signal: undefined,
+        batchIndex: 0,
+      });
+      const meta = responseMeta({ type: op.type, paths: [op.path], ctx, data: [data], errors: [], eagerGeneration: true });
+      return send(reply, meta?.status ?? 200, meta?.headers ?? {}, data);
+    } catch (cause) {
+      const error = getTRPCErrorFromUnknown(cause);
+      const type = op?.type ?? 'unknown';
+      onError?.({ error, type, path: op?.path, input, ctx, req });
+      const meta = responseMeta({ type, paths: op ? [op.path] : undefined, ctx, data: [undefined], errors: [error], eagerGeneration: true });
+      const shape = getErrorShape({ config: router._def._config, error, type: type as never, path: op?.path, input, ctx }) as AnyRecord;
+      const isInputError = error.code === 'BAD_REQUEST' && error.cause instanceof Error && error.cause.name === 'ZodError';
+      const body = {
+        ...shape,
+        message: isInputError ? 'Input validation failed' : (shape.message ?? error.message ?? 'An error occurred'),
+        code: error.code,
+        issues: isInputError ? (error.cause as unknown as { issues: unknown }).issues : undefined,
+      };
+      return send(reply, meta?.status ?? 500, meta?.headers ?? {}, body);
+    }
+  };
+
+  forEachOpenApiProcedure(router._def.procedures as never, ({ path, procedure, meta }) => {
+    const procedureAny = procedure as unknown as AnyProcedure;
+    if (procedureAny._def.type === 'subscription') return;
+    const { method, path: template } = meta.openapi;
+    const op = operationOf(path, procedureAny, method, template);
+    operations.push(op);
+    const url = normalizePath(template).replace(/\{(.+?)\}/g, ':$1');
+    app.route({
+      method,
+      url,
+      // The operation's template as the document writes it (`/v1/customers/{id}`): the metrics' route label.
+      config: { operationTemplate: `${app.prefix}${template}` },
+      handler: (req, reply) => run(op, req.params as AnyRecord, req, reply),
+    });
+  });
+
+  // What fastify's router did not match: found as trpc-to-openapi would (a trailing slash, another
+  // letter case), else 404 through the same error path.
+  app.route({
+    method: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
+    url: '/*',
+    handler: (req, reply) => {
+      const prefix = app.prefix;
+      const pathname = (req.url.split('?')[0] ?? '').slice(prefix.length);
+      const path = normalizePath(pathname);
+      for (const op of operations) {
+        if (op.method !== req.method) continue;
+        const m = op.pattern.exec(path);
+        if (m) return run(op, { ...(m.groups ?? {}) }, req, reply);
+      }
+      return run(undefined, {}, req, reply);
+    },
+  });
+}
