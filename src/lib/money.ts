@@ -70,7 +70,34 @@ export function roundAmount(value: DecimalLike, currency: string): Decimal {
  * The value is rounded (half away from zero) first.
  */
 export function formatAmount(value: DecimalLike, currency: string): string {
+  if (typeof value === 'string') {
+    const fast = truncatedAmount(value, minorUnits(currency));
+    if (fast !== undefined) return fast;
+  }
   return roundAmount(value, currency).toFixed(minorUnits(currency));
+}
+
+const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * A plain decimal string (as PostgreSQL answers a numeric: "379.6000") with nothing but zeros past
+ * `places`: written with exactly `places` without decimal.js, which is what rounding would give.
+ * Anything else (digits to round, an exponent, a leading plus) is undefined: the caller rounds.
+ */
+function truncatedAmount(value: string, places: number): string | undefined {
+  const m = PLAIN_DECIMAL.exec(value);
+  if (!m) return undefined;
+  const fraction = m[3] ?? '';
+  for (let i = places; i < fraction.length; i++) if (fraction.charCodeAt(i) !== 48) return undefined;
+  let whole = m[2]!;
+  let start = 0;
+  while (start < whole.length - 1 && whole.charCodeAt(start) === 48) start++;
+  if (start > 0) whole = whole.slice(start);
+  const kept = fraction.length >= places ? fraction.slice(0, places) : fraction.padEnd(places, '0');
+  let zero = whole === '0';
+  for (let i = 0; zero && i < kept.length; i++) if (kept.charCodeAt(i) !== 48) zero = false;
+  const sign = m[1] && !zero ? '-' : '';
+  return places > 0 ? `${sign}${whole}.${kept}` : `${sign}${whole}`;
 }
 
 /** Places a unit price may have, whatever the currency (DESIGN section 4: fuel at RM 2.055 a litre). */
@@ -82,6 +109,17 @@ export const UNIT_PRICE_MAX_PLACES = 6;
  * "1.5" JPY -> "1.5", "1999" JPY -> "1999"). Never rounded: a stored price has at most 6 places.
  */
 export function formatUnitPrice(value: DecimalLike, currency: string): string {
+  if (typeof value === 'string') {
+    // A plain decimal string with at most UNIT_PRICE_MAX_PLACES significant places: nothing to round.
+    const m = PLAIN_DECIMAL.exec(value);
+    if (m) {
+      const fraction = m[3] ?? '';
+      let end = fraction.length;
+      while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
+      const fast = end <= UNIT_PRICE_MAX_PLACES ? truncatedAmount(value, Math.max(minorUnits(currency), end)) : undefined;
+      if (fast !== undefined) return fast;
+    }
+  }
   const d = noNegativeZero(new Dec(value).toDecimalPlaces(UNIT_PRICE_MAX_PLACES, Decimal.ROUND_HALF_UP));
   return d.toFixed(Math.max(minorUnits(currency), d.decimalPlaces()));
 }
@@ -91,9 +129,23 @@ export function formatUnitPrice(value: DecimalLike, currency: string): string {
  * and without exponent: "8.0000" -> "8", "4.47120" -> "4.4712", "-0" -> "0".
  */
 export function formatRate(value: DecimalLike): string {
+  if (typeof value === 'string') {
+    // A plain decimal string: its trailing zeros (and a bare point) dropped, without decimal.js.
+    const plain = truncatedAmount(value, 0) ?? plainRate(value);
+    if (plain !== undefined) return plain;
+  }
   // decimal.js keeps no trailing zeros, and toFixed() without an argument
   // never uses exponential notation.
   return noNegativeZero(new Dec(value)).toFixed();
+}
+
+/** A plain decimal string with a fraction ending in zeros: "4.47120" -> "4.4712"; undefined otherwise. */
+function plainRate(value: string): string | undefined {
+  const m = PLAIN_DECIMAL.exec(value);
+  if (!m || m[3] === undefined) return undefined;
+  let end = m[3].length;
+  while (end > 0 && m[3].charCodeAt(end - 1) === 48) end--;
+  return truncatedAmount(`${m[1]}${m[2]}.${m[3].slice(0, end)}`, end);
 }
 
 /** Number of fractional digits in a decimal string: "12.50" -> 2, "7" -> 0. */

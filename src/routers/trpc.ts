@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { AppError, pointerLabel } from '../lib/errors';
@@ -49,44 +50,48 @@ function locator(meta: Meta | undefined) {
 export const loggedFaults = new WeakSet<object>();
 
 /**
- * Converts failures into the service's error catalogue in one place: input that fails its schema
- * becomes 400 or 422 with pointers, an unexpected fault becomes a 500. Every answer of status 500 or
- * more (an AppError of a 5xx code included) is logged here with its cause and the request id; the
- * answer itself carries nothing internal (problem.ts).
- */
-const errorConversion = t.middleware(async ({ next, meta, ctx, path, getRawInput }) => {
-  const result = await next();
-  if (result.ok) return result;
-  const error = result.error;
-  let converted: TRPCError;
-  if (error instanceof AppError) converted = error;
-  else if (error.code === 'BAD_REQUEST' && error.cause instanceof z.ZodError) {
-    const rawInput = await getRawInput().catch(() => undefined);
-    converted = inputError(error.cause, locator(meta), rawInput);
-  } else converted = error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR' ? error : new AppError('internal', { cause: error.cause ?? error });
-  const status = converted instanceof AppError ? converted.status : problemFromError(converted).status;
-  if (status >= 500) {
-    ctx.log.error({ err: converted.cause ?? converted, path, requestId: ctx.requestId, status }, 'request failed');
-    loggedFaults.add(converted);
-  }
-  throw converted;
-});
-
-/**
- * The one place every procedure's input passes before its schema, on every surface (/v1, /trpc,
- * in-process callers): text the database cannot store or that is not what was sent (NUL, a lone
+ * The one middleware in front of every procedure, on every surface (/v1, /trpc, in-process callers).
+ *
+ * On the way in: text the database cannot store or that is not what was sent (NUL, a lone
  * surrogate), a prototype-naming key or a nesting deeper than MAX_NESTING is 400 naming the field;
  * the rest goes on in Unicode NFC (lib/input-text.ts).
+ *
+ * On the way out, failures become the service's error catalogue in one place: input that fails its
+ * schema becomes 400 or 422 with pointers, an unexpected fault becomes a 500. Every answer of status
+ * 500 or more (an AppError of a 5xx code included) is logged here with its cause and the request
+ * id; the answer itself carries nothing internal (problem.ts).
+ *
+ * (One middleware rather than two: each level of tRPC's middleware chain copies its options and
+ * context.)
  */
-const inputGuard = t.middleware(async ({ next, meta, getRawInput }) => {
-  const raw = await getRawInput();
+const entry = t.middleware(async ({ next, meta, ctx, path, getRawInput }) => {
+  const convert = (error: TRPCError, rawInput: unknown): TRPCError => {
+    let converted: TRPCError;
+    if (error instanceof AppError) converted = error;
+    else if (error.code === 'BAD_REQUEST' && error.cause instanceof z.ZodError) converted = inputError(error.cause, locator(meta), rawInput);
+    else converted = error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR' ? error : new AppError('internal', { cause: error.cause ?? error });
+    const status = converted instanceof AppError ? converted.status : problemFromError(converted).status;
+    if (status >= 500) {
+      ctx.log.error({ err: converted.cause ?? converted, path, requestId: ctx.requestId, status }, 'request failed');
+      loggedFaults.add(converted);
+    }
+    return converted;
+  };
+  let raw: unknown;
+  try {
+    raw = await getRawInput();
+  } catch (cause) {
+    throw convert(getTRPCErrorFromUnknown(cause), undefined);
+  }
   const fault = findInputFault(raw);
   if (fault) {
     const pointer = pointerFor(fault.path, locator(meta));
     throw new AppError('invalid_request', { detail: `${pointer ? pointerLabel(pointer) : 'input'} ${fault.detail}`, errors: [{ pointer, detail: fault.detail }] });
   }
   const normalized = normalizeInput(raw);
-  return next({ getRawInput: async () => normalized });
+  const result = await next({ getRawInput: async () => normalized });
+  if (result.ok) return result;
+  throw convert(result.error, raw);
 });
 
-export const publicProcedure = t.procedure.use(errorConversion).use(inputGuard);
+export const publicProcedure = t.procedure.use(entry);

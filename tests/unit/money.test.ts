@@ -10,6 +10,8 @@ import {
   decimalString,
   formatAmount,
   formatRate,
+  formatUnitPrice,
+  UNIT_PRICE_MAX_PLACES,
   minorUnits,
   places,
   roundAmount,
@@ -139,6 +141,53 @@ describe('formatAmount', () => {
           expect(s).not.toMatch(/^-0(\.0*)?$/);
         },
       ),
+    );
+  });
+});
+
+/** A numeric as PostgreSQL writes it: plain, fixed scale, leading zeros and signed zeros included. */
+const numericText = fc
+  .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 22n }), fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: 2 }))
+  .map(([negative, digits, scale, pad]) => {
+    const text = digits.toString().padStart(scale + 1, '0');
+    const whole = '0'.repeat(pad) + text.slice(0, text.length - scale);
+    return `${negative ? '-' : ''}${whole}${scale ? `.${text.slice(text.length - scale)}` : ''}`;
+  });
+
+describe('the string paths of formatAmount and formatRate (no decimal.js) give what decimal.js gives', () => {
+  it('formatAmount: numeric text in every currency scale, rounding or not', () => {
+    fc.assert(
+      fc.property(numericText, fc.constantFrom('MYR', 'USD', 'JPY', 'KWD', 'CLF'), (text, currency) => {
+        expect(formatAmount(text, currency)).toBe(roundAmount(new Dec(text), currency).toFixed(minorUnits(currency)));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const [text, expected] of [['-0.0000', '0.00'], ['0007.5000', '7.50'], ['12.3400', '12.34'], ['12.3450', '12.35'], ['-12.3450', '-12.35'], ['5', '5.00']]) {
+      expect(formatAmount(text!, 'MYR')).toBe(expected);
+    }
+  });
+
+  it('formatUnitPrice: numeric text with up to 10 places, rounded to 6 where longer', () => {
+    fc.assert(
+      fc.property(numericText, fc.constantFrom('MYR', 'JPY', 'KWD', 'CLF'), (text, currency) => {
+        const d = new Dec(text).toDecimalPlaces(UNIT_PRICE_MAX_PLACES, Decimal.ROUND_HALF_UP);
+        const reference = (d.isZero() ? new Dec(0) : d).toFixed(Math.max(minorUnits(currency), d.decimalPlaces()));
+        expect(formatUnitPrice(text, currency)).toBe(reference);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(formatUnitPrice('2.055000', 'MYR')).toBe('2.055');
+    expect(formatUnitPrice('120.500000', 'MYR')).toBe('120.50');
+    expect(formatUnitPrice('-0.000000', 'MYR')).toBe('0.00');
+  });
+
+  it('formatRate: numeric text with trailing zeros, signed zeros and leading zeros', () => {
+    fc.assert(
+      fc.property(numericText, (text) => {
+        const d = new Dec(text);
+        expect(formatRate(text)).toBe((d.isZero() ? new Dec(0) : d).toFixed());
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { queryRows, sql, type Database } from '../client';
+import { preparedSql, queryRows, sql, type Database } from '../client';
 import { idempotencyKeys } from '../schema';
 
 /** A stored key: (organization, scope, key). */
@@ -22,14 +22,16 @@ function lockId(ref: IdempotencyKeyRef): string {
  * the write and finds the answer when storing its own (upsertIdempotencyKey refuses to replace a
  * live row), rolls back, and the caller retries and replays.
  */
-export async function lockAndFindIdempotencyKey(tx: Database, q: IdempotencyKeyRef & { now: Date }) {
-  const [row] = await queryRows<{ locked: boolean; fingerprint: string | null; status: number | null; body: string | null; headers: unknown }>(
-    tx,
-    sql`with l as (select pg_try_advisory_xact_lock(${lockId(q)}::bigint) as locked)
+const lockAndFindStatement = preparedSql<{ locked: boolean; fingerprint: string | null; status: number | null; body: string | null; headers: unknown }>(() => {
+  const p = (name: string) => sql.placeholder(name);
+  return sql`with l as (select pg_try_advisory_xact_lock(${p('lockId')}::bigint) as locked)
         select l.locked, k.fingerprint, k.status, k.body, k.headers
         from l left join ${idempotencyKeys} k
-          on k.organization_id = ${q.organizationId} and k.scope = ${q.scope} and k.key = ${q.key} and k.expires_at > ${q.now.toISOString()}::timestamptz`,
-  );
+          on k.organization_id = ${p('organizationId')} and k.scope = ${p('scope')} and k.key = ${p('key')} and k.expires_at > ${p('now')}::timestamptz`;
+});
+
+export async function lockAndFindIdempotencyKey(tx: Database, q: IdempotencyKeyRef & { now: Date }) {
+  const [row] = await lockAndFindStatement(tx, { lockId: lockId(q), organizationId: q.organizationId, scope: q.scope, key: q.key, now: q.now.toISOString() });
   const locked = row?.locked === true;
   if (!row || row.fingerprint === null) return { locked, stored: undefined };
   return {

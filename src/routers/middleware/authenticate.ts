@@ -1,4 +1,6 @@
 import { guardRequest } from '../../services/access/authenticate-request';
+import type { Permission } from '../../services/access/permissions';
+import { assertPermission } from './require-permission';
 import { middleware } from '../trpc';
 import { rateLimitHeaders } from './response-headers';
 
@@ -9,12 +11,22 @@ import { rateLimitHeaders } from './response-headers';
  * The RateLimit-* headers go on ctx.out, so they reach every answer of the request, errors included
  * (responseMeta keeps them on refusals; a 429 or 401 carries its limit's state itself).
  */
-export const authenticated = middleware(async ({ ctx, next }) => {
-  const { principal, org, rateLimit } = await guardRequest(
-    { db: ctx.deps.db, rateLimits: ctx.deps.rateLimits, now: ctx.deps.now },
-    { authorization: ctx.authorization, ip: ctx.ip },
-  );
-  ctx.identify?.(principal);
-  if (rateLimit) Object.assign(ctx.out.headers, rateLimitHeaders(rateLimit));
-  return next({ ctx: { principal, org } });
-});
+export const authenticated = authenticate();
+
+/**
+ * `authenticated`, then (with a permission) the principal must hold it: 403 `forbidden` otherwise,
+ * after the request was counted. One middleware for both (each level of tRPC's chain copies its
+ * options and context).
+ */
+export function authenticate(permission?: Permission) {
+  return middleware(async ({ ctx, next }) => {
+    const { principal, org, rateLimit } = await guardRequest(
+      { db: ctx.deps.db, rateLimits: ctx.deps.rateLimits, now: ctx.deps.now },
+      { authorization: ctx.authorization, ip: ctx.ip },
+    );
+    ctx.identify?.(principal);
+    if (rateLimit) Object.assign(ctx.out.headers, rateLimitHeaders(rateLimit));
+    if (permission) assertPermission(principal, permission);
+    return next({ ctx: { principal, org } });
+  });
+}

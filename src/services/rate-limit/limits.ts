@@ -8,7 +8,7 @@ import {
   type RateLimiterStoreAbstract,
 } from 'rate-limiter-flexible';
 import type { Config } from '../../config';
-import { queryRows, sql, type Database } from '../../db/client';
+import { preparedSql, queryRows, sql, type Database } from '../../db/client';
 import { rateLimitCounters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 
@@ -16,13 +16,43 @@ import { AppError } from '../../lib/errors';
  * The ON CONFLICT clause of one hit on a fixed-window counter (rate-limiter-flexible's
  * RateLimiterDrizzle upsert): a window over at `at` starts again at 1 until `expire`.
  */
-function counterUpsert(at: string, expire: string) {
+function counterUpsert(at: unknown, expire: unknown) {
   return sql`
       on conflict (key) do update set
         points = case when rate_limit_counters.expire <= ${at}::timestamptz then 1 else rate_limit_counters.points + 1 end,
         expire = case when rate_limit_counters.expire <= ${at}::timestamptz then ${expire}::timestamptz else rate_limit_counters.expire end
       returning points, expire`;
 }
+
+/** hitKeyChecked's one statement (see there), its text built once. */
+const hitKeyCheckedStatement = preparedSql<{
+  ap: number | null; ae: Date | string | null; epoch: number | string | null; go: boolean;
+  kp: number | null; ke: Date | string | null; op: number | null; oe: Date | string | null;
+}>(() => {
+  const p = (name: string) => sql.placeholder(name);
+  const upsert = counterUpsert(p('at'), p('expire'));
+  return sql`with a as (
+        select points, expire from rate_limit_counters
+        where key = ${p('addressKey')} and (expire > ${p('at')}::timestamptz or expire is null)),
+      e as (select coalesce((select epoch from auth_epochs where organization_id = ${p('organizationId')}::uuid), 0) as epoch),
+      g as (select coalesce((select points from a), 0) < ${p('authFailures')} and (select epoch from e) = ${p('epoch')} as go),
+      k as (
+        insert into rate_limit_counters (key, points, expire)
+        select ${p('keyKey')}, 1, ${p('expire')}::timestamptz where (select go from g)
+        ${upsert}),
+      o as (
+        insert into rate_limit_counters (key, points, expire)
+        select ${p('orgKey')}, 1, ${p('expire')}::timestamptz where (select points from k) <= ${p('perKey')}
+        ${upsert}),
+      t as (
+        update api_keys set last_used_at = ${p('at')}::timestamptz
+        where organization_id = ${p('organizationId')}::uuid and id = ${p('apiKeyId')}::uuid and (select go from g)
+          and (last_used_at is null or last_used_at <= ${p('at')}::timestamptz - interval '1 minute')
+        returning 1)
+      select (select points from a) as ap, (select expire from a) as ae, (select epoch from e) as epoch, (select go from g) as go,
+             k.points as kp, k.expire as ke, o.points as op, o.expire as oe
+      from (select 1) as one left join k on true left join o on true`;
+});
 
 /** Where one limit stands after a request was counted against it. */
 export interface LimitState {
@@ -261,34 +291,18 @@ export class RateLimits {
     const { now } = q;
     const at = now.toISOString();
     const expire = new Date(now.getTime() + this.settings.windowSeconds * 1000).toISOString();
-    const upsert = counterUpsert(at, expire);
-    const [row] = await queryRows<{
-      ap: number | null; ae: Date | string | null; epoch: number | string | null; go: boolean;
-      kp: number | null; ke: Date | string | null; op: number | null; oe: Date | string | null;
-    }>(
-      db,
-      sql`with a as (
-            select points, expire from rate_limit_counters
-            where key = ${`authfail:${q.address}`} and (expire > ${at}::timestamptz or expire is null)),
-          e as (select coalesce((select epoch from auth_epochs where organization_id = ${q.organizationId}::uuid), 0) as epoch),
-          g as (select coalesce((select points from a), 0) < ${this.settings.authFailures} and (select epoch from e) = ${q.epoch} as go),
-          k as (
-            insert into rate_limit_counters (key, points, expire)
-            select ${`key:${q.apiKeyId}`}, 1, ${expire}::timestamptz where (select go from g)
-            ${upsert}),
-          o as (
-            insert into rate_limit_counters (key, points, expire)
-            select ${`org:${q.organizationId}`}, 1, ${expire}::timestamptz where (select points from k) <= ${this.settings.perKey}
-            ${upsert}),
-          t as (
-            update api_keys set last_used_at = ${at}::timestamptz
-            where organization_id = ${q.organizationId}::uuid and id = ${q.apiKeyId}::uuid and (select go from g)
-              and (last_used_at is null or last_used_at <= ${at}::timestamptz - interval '1 minute')
-            returning 1)
-          select (select points from a) as ap, (select expire from a) as ae, (select epoch from e) as epoch, (select go from g) as go,
-                 k.points as kp, k.expire as ke, o.points as op, o.expire as oe
-          from (select 1) as one left join k on true left join o on true`,
-    );
+    const [row] = await hitKeyCheckedStatement(db, {
+      addressKey: `authfail:${q.address}`,
+      at,
+      expire,
+      organizationId: q.organizationId,
+      authFailures: this.settings.authFailures,
+      epoch: q.epoch,
+      keyKey: `key:${q.apiKeyId}`,
+      orgKey: `org:${q.organizationId}`,
+      perKey: this.settings.perKey,
+      apiKeyId: q.apiKeyId,
+    });
     const r = row!;
     const addressPoints = Number(r.ap ?? 0);
     if (addressPoints >= this.settings.authFailures) {
