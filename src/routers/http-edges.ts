@@ -32,7 +32,7 @@ export function pathPattern(template: string): RegExp {
 
 /**
  * Which methods each path serves: fastify's own routes as they are registered, and the operations
- * of the REST facade (one catch-all route to fastify) from its OpenAPI document.
+ * of the REST facade from its OpenAPI document.
  */
 export class ServedMethods {
   private readonly entries: { pattern: RegExp; methods: Set<string> }[] = [];
@@ -85,10 +85,11 @@ export function answerNotFound(served: ServedMethods, req: FastifyRequest, reply
 }
 
 /**
- * For the REST facade's catch-all route (every method of every /v1 path reaches it): 405 with
- * Allow for a method the path does not serve, and HEAD run as GET (its procedure, its
- * authentication; fastify's HEAD route drops the body). A path the document does not know goes on
- * to the adapter, which answers 404 (HEAD too: the adapter would answer it 204).
+ * For the REST facade's catch-all route (what no operation's own route matched: another method, a
+ * trailing slash, another letter case, an unknown path): 405 with Allow for a method the path does
+ * not serve, and HEAD run as GET (its procedure, its authentication; fastify's HEAD route drops the
+ * body). A path the document does not know goes on to the adapter's catch-all, which answers 404
+ * (HEAD is answered 404 here).
  */
 export function guardFacadeMethods(served: ServedMethods) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
