@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, notInArray, or, sql } from 'drizzle-orm';
-import { oncePerHandle, type Database } from '../client';
+import { cachedInsertReturning, oncePerHandle, type Database } from '../client';
 import {
   allocations,
   analyticAccounts,
@@ -17,19 +17,21 @@ export type DocumentRow = typeof receivableDocuments.$inferSelect;
 /** A document's line as stored (findLines answers them in line order). */
 export type LineRow = typeof receivableDocumentLines.$inferSelect;
 
+const insertDocumentRows = cachedInsertReturning(receivableDocuments);
+const insertLineRows = cachedInsertReturning(receivableDocumentLines);
+const insertShareRows = cachedInsertReturning(receivableLineShares);
+
 export async function insertDocument(db: Database, values: typeof receivableDocuments.$inferInsert) {
-  const [row] = await db.insert(receivableDocuments).values(values).returning();
+  const [row] = await insertDocumentRows(db, [values]);
   return row;
 }
 
 export async function insertLines(db: Database, values: (typeof receivableDocumentLines.$inferInsert)[]) {
-  if (!values.length) return [];
-  return db.insert(receivableDocumentLines).values(values).returning();
+  return insertLineRows(db, values);
 }
 
 export async function insertShares(db: Database, values: (typeof receivableLineShares.$inferInsert)[]) {
-  if (!values.length) return [];
-  return db.insert(receivableLineShares).values(values).returning();
+  return insertShareRows(db, values);
 }
 
 /** The header, with the project's code and name and the group flag as at `today`. */
