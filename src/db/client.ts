@@ -222,3 +222,28 @@ export function cachedInsertReturning<TTable extends PgTable>(table: TTable) {
     return (await session.prepareQuery(built.query, built.fields, undefined, true).execute(values)) as TTable['$inferSelect'][];
   };
 }
+
+/**
+ * A drizzle query builder written once with `sql.placeholder(name)` for its values (an upsert, an
+ * insert with `returning`), its text built once per dialect and run with the values: as
+ * preparedSql, but with the builder's own column encoders for the values and its `returning`
+ * mapping for the rows.
+ */
+export function preparedBuilder<T>(build: (db: Database) => { getSQL(): SQL }): (db: Database, values: Record<string, unknown>) => Promise<T[]> {
+  const built = new WeakMap<object, { query: unknown; fields: unknown }>();
+  return async (db, values) => {
+    const { dialect, session } = db as unknown as {
+      dialect: { sqlToQuery(q: SQL): unknown };
+      session: { prepareQuery(q: unknown, fields: unknown, name: undefined, arrayMode: boolean): { execute(values: Record<string, unknown>): Promise<unknown> } };
+    };
+    let entry = built.get(dialect);
+    if (!entry) {
+      const builder = build(db) as unknown as { getSQL(): SQL; config?: { returning?: unknown } };
+      entry = { query: dialect.sqlToQuery(builder.getSQL()), fields: builder.config?.returning };
+      built.set(dialect, entry);
+    }
+    const result = await session.prepareQuery(entry.query, entry.fields, undefined, entry.fields !== undefined).execute(values);
+    if (Array.isArray(result)) return result as T[];
+    return ((result as { rows?: T[] }).rows ?? []) as T[];
+  };
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { preparedSql, queryRows, sql, type Database } from '../client';
+import { preparedBuilder, preparedSql, queryRows, sql, type Database } from '../client';
 import { idempotencyKeys } from '../schema';
 
 /** A stored key: (organization, scope, key). */
@@ -54,17 +54,32 @@ export async function upsertIdempotencyKey(
   db: Database,
   q: IdempotencyKeyRef & { now: Date; values: Omit<typeof idempotencyKeys.$inferInsert, 'organizationId' | 'scope' | 'key'> },
 ): Promise<boolean> {
-  const rows = await db
-    .insert(idempotencyKeys)
-    .values({ organizationId: q.organizationId, scope: q.scope, key: q.key, ...q.values })
-    .onConflictDoUpdate({
-      target: [idempotencyKeys.organizationId, idempotencyKeys.scope, idempotencyKeys.key],
-      set: q.values,
-      setWhere: sql`${idempotencyKeys.expiresAt} <= ${q.now.toISOString()}::timestamptz`,
-    })
-    .returning({ key: idempotencyKeys.key });
+  const rows = await upsertStatement(db, { organizationId: q.organizationId, scope: q.scope, key: q.key, ...q.values, now: q.now.toISOString() });
   return rows.length === 1;
 }
+
+/** upsertIdempotencyKey's statement, its text built once (the values through the columns' encoders). */
+const upsertStatement = preparedBuilder<{ key: string }>((db) => {
+  const p = (name: string) => sql.placeholder(name);
+  const values = {
+    fingerprint: p('fingerprint'),
+    route: p('route'),
+    status: p('status'),
+    body: p('body'),
+    headers: p('headers'),
+    createdAt: p('createdAt'),
+    expiresAt: p('expiresAt'),
+  };
+  return db
+    .insert(idempotencyKeys)
+    .values({ organizationId: p('organizationId'), scope: p('scope'), key: p('key'), ...values } as never)
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.organizationId, idempotencyKeys.scope, idempotencyKeys.key],
+      set: values as never,
+      setWhere: sql`${idempotencyKeys.expiresAt} <= ${p('now')}::timestamptz`,
+    })
+    .returning({ key: idempotencyKeys.key });
+});
 
 /**
  * Deletes up to `batchSize` keys of ALL organizations that expired by `now`; answers how many went.

@@ -361,14 +361,16 @@ export function listDocumentsQuery(db: Database, q: ListQuery) {
 /** One page of document headers (limit + 1 rows), with the project, the group flag and the attachments in the same statement. */
 export async function listDocuments(db: Database, q: ListQuery) {
   const rows = await listDocumentsQuery(db, q);
-  return rows.map((r) => ({
-    ...r.doc,
-    sortValue: r.sortValue,
-    projectCode: r.projectCode,
-    projectName: r.projectName,
-    isGroupTransaction: Boolean(r.isGroupTransaction),
-    attachmentIds: decodeAttachmentIds(r.attachmentIds),
-  }));
+  // The row's own header object, completed (a copy of its 45 fields per row would be garbage at once).
+  return rows.map((r) =>
+    Object.assign(r.doc, {
+      sortValue: r.sortValue,
+      projectCode: r.projectCode,
+      projectName: r.projectName,
+      isGroupTransaction: Boolean(r.isGroupTransaction),
+      attachmentIds: decodeAttachmentIds(r.attachmentIds),
+    }),
+  );
 }
 
 
