@@ -146,22 +146,7 @@ export { sql };
  * queryRows costs for a statement with many values, on a hot path). Rows as queryRows answers them.
  */
 export function preparedSql<T = Record<string, unknown>>(build: () => SQL): (db: Database, values: Record<string, unknown>) => Promise<T[]> {
-  // The text and its placeholders, per dialect (a transaction shares its database's).
-  const built = new WeakMap<object, unknown>();
-  return async (db, values) => {
-    const { dialect, session } = db as unknown as {
-      dialect: { sqlToQuery(q: SQL): unknown };
-      session: { prepareQuery(q: unknown, fields: undefined, name: undefined, arrayMode: false): { execute(values: Record<string, unknown>): Promise<unknown> } };
-    };
-    let query = built.get(dialect);
-    if (query === undefined) {
-      query = dialect.sqlToQuery(build());
-      built.set(dialect, query);
-    }
-    const result = await session.prepareQuery(query, undefined, undefined, false).execute(values);
-    if (Array.isArray(result)) return result as T[];
-    return ((result as { rows?: T[] }).rows ?? []) as T[];
-  };
+  return preparedBuilder<T>(() => ({ getSQL: build }));
 }
 
 /**
