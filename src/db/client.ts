@@ -161,6 +161,30 @@ export function oncePerHandle<T>(build: (db: Database) => T): (db: Database) => 
   };
 }
 
+/** A query turned into text once: the text with its placeholders, and the fields its rows map to (a builder's `returning`). */
+interface BuiltQuery {
+  query: unknown;
+  fields: unknown;
+}
+
+interface DialectAndSession {
+  dialect: { sqlToQuery(q: SQL): unknown };
+  session: { prepareQuery(q: unknown, fields: unknown, name: undefined, arrayMode: boolean): { execute(values: Record<string, unknown>): Promise<unknown> } };
+}
+
+/** The text and fields of a builder (`getSQL`, and `config.returning` when it maps rows). */
+function buildQuery(db: Database, builder: { getSQL(): SQL; config?: { returning?: unknown } }): BuiltQuery {
+  return { query: (db as unknown as DialectAndSession).dialect.sqlToQuery(builder.getSQL()), fields: builder.config?.returning };
+}
+
+/** Runs a built query on `db` (the pool or a transaction) with its placeholders' values; rows as queryRows answers them. */
+async function runBuilt<T>(db: Database, built: BuiltQuery, values: Record<string, unknown>): Promise<T[]> {
+  const { session } = db as unknown as DialectAndSession;
+  const result = await session.prepareQuery(built.query, built.fields, undefined, built.fields !== undefined).execute(values);
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
 /** How a column's value takes part in a cached insert: left to its default, null, or a value. */
 type CellShape = 'd' | 'n' | 'v';
 
@@ -173,7 +197,7 @@ type CellShape = 'd' | 'n' | 'v';
  * A row holding a SQL expression is built afresh (its text may carry values of its own).
  */
 export function cachedInsertReturning<TTable extends PgTable>(table: TTable) {
-  const shapes = new Map<string, { query: unknown; fields: unknown }>();
+  const shapes = new Map<string, BuiltQuery>();
   return async (db: Database, rows: readonly TTable['$inferInsert'][]): Promise<TTable['$inferSelect'][]> => {
     if (!rows.length) return [];
     const plain = rows.every((row) => Object.values(row as Record<string, unknown>).every((v) => !is(v, SQL) && !(typeof v === 'object' && v !== null && 'getSQL' in v)));
@@ -193,18 +217,14 @@ export function cachedInsertReturning<TTable extends PgTable>(table: TTable) {
             .map(([k, v]) => [k, v === null ? null : sql.placeholder(`${i}.${k}`)]),
         ),
       );
-      const builder = db.insert(table).values(template as never).returning() as unknown as { getSQL(): SQL; config: { returning: unknown } };
-      built = { query: (db as unknown as { dialect: { sqlToQuery(q: SQL): unknown } }).dialect.sqlToQuery(builder.getSQL()), fields: builder.config.returning };
+      built = buildQuery(db, db.insert(table).values(template as never).returning() as never);
       if (shapes.size < 500) shapes.set(key, built);
     }
     const values: Record<string, unknown> = {};
     rows.forEach((row, i) => {
       for (const [k, v] of Object.entries(row as Record<string, unknown>)) if (v !== undefined && v !== null) values[`${i}.${k}`] = v;
     });
-    const { session } = db as unknown as {
-      session: { prepareQuery(q: unknown, fields: unknown, name: undefined, arrayMode: true): { execute(values: Record<string, unknown>): Promise<unknown> } };
-    };
-    return (await session.prepareQuery(built.query, built.fields, undefined, true).execute(values)) as TTable['$inferSelect'][];
+    return runBuilt<TTable['$inferSelect']>(db, built, values);
   };
 }
 
@@ -215,20 +235,15 @@ export function cachedInsertReturning<TTable extends PgTable>(table: TTable) {
  * mapping for the rows.
  */
 export function preparedBuilder<T>(build: (db: Database) => { getSQL(): SQL }): (db: Database, values: Record<string, unknown>) => Promise<T[]> {
-  const built = new WeakMap<object, { query: unknown; fields: unknown }>();
+  // Per dialect (a transaction shares its database's).
+  const built = new WeakMap<object, BuiltQuery>();
   return async (db, values) => {
-    const { dialect, session } = db as unknown as {
-      dialect: { sqlToQuery(q: SQL): unknown };
-      session: { prepareQuery(q: unknown, fields: unknown, name: undefined, arrayMode: boolean): { execute(values: Record<string, unknown>): Promise<unknown> } };
-    };
+    const { dialect } = db as unknown as DialectAndSession;
     let entry = built.get(dialect);
     if (!entry) {
-      const builder = build(db) as unknown as { getSQL(): SQL; config?: { returning?: unknown } };
-      entry = { query: dialect.sqlToQuery(builder.getSQL()), fields: builder.config?.returning };
+      entry = buildQuery(db, build(db));
       built.set(dialect, entry);
     }
-    const result = await session.prepareQuery(entry.query, entry.fields, undefined, entry.fields !== undefined).execute(values);
-    if (Array.isArray(result)) return result as T[];
-    return ((result as { rows?: T[] }).rows ?? []) as T[];
+    return runBuilt<T>(db, entry, values);
   };
 }

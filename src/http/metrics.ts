@@ -5,7 +5,6 @@ import { queryRows, sql } from '../db/client';
 import type { AppDeps } from '../deps';
 import { problemForCode } from '../lib/problem';
 import { appRouter } from '../routers/app';
-import { pathPattern } from '../routers/http-edges';
 
 /**
  * GET /metrics in the Prometheus text format (DESIGN section 10): requests by route template and
@@ -16,41 +15,15 @@ import { pathPattern } from '../routers/http-edges';
  * belongs on an internal network only (it shows traffic, never data or secrets).
  */
 
-type Procedure = { _def: { type?: string; meta?: { openapi?: { method: string; path: string } } } };
-
-interface RestTemplate {
-  method: string;
-  template: string;
-  pattern: RegExp;
-  /** Literal characters: the most specific template wins (`/claims/summary` before `/claims/{id}`). */
-  weight: number;
-}
-
-/** The REST facade's operations as method + path templates, for what reaches its catch-all route (a trailing slash). */
-function restTemplates(): RestTemplate[] {
-  const out: RestTemplate[] = [];
-  for (const procedure of Object.values(appRouter._def.procedures as unknown as Record<string, Procedure>)) {
-    const openapi = procedure._def.meta?.openapi;
-    if (!openapi) continue;
-    const template = `/v1${openapi.path}`;
-    out.push({ method: openapi.method.toUpperCase(), template, pattern: pathPattern(template), weight: template.replace(/\{[^}]+\}/g, '').length });
-  }
-  return out.sort((a, b) => b.weight - a.weight);
-}
-
 const PROCEDURES = new Set(Object.keys(appRouter._def.procedures as object));
 
 /** The route label of a request: its template, `unmatched` for paths no route serves. */
-export function routeLabel(req: FastifyRequest, rest: RestTemplate[]): string {
+export function routeLabel(req: FastifyRequest): string {
   const url = req.routeOptions.url;
   if (!url) return 'unmatched';
-  const template = req.routeOptions.config?.operationTemplate;
+  // An operation's own route, or the REST catch-all that found one (a trailing slash, another letter case).
+  const template = req.routeOptions.config?.operationTemplate ?? req.operationTemplate;
   if (template) return template;
-  if (url.startsWith('/v1/') && url.endsWith('*')) {
-    const path = (req.originalPath ?? req.url).split('?')[0] ?? '';
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    return rest.find((t) => t.method === method && t.pattern.test(path))?.template ?? '/v1/*';
-  }
   if (url === '/trpc/:path') {
     const path = (req.params as { path?: string }).path ?? '';
     if (PROCEDURES.has(path)) return `/trpc/${path}`;
@@ -68,7 +41,6 @@ function tokenMatches(given: string | undefined, token: string): boolean {
 export function registerMetrics(app: FastifyInstance, deps: AppDeps): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const rest = restTemplates();
 
   const requests = new Counter({
     name: 'http_requests_total',
@@ -112,7 +84,7 @@ export function registerMetrics(app: FastifyInstance, deps: AppDeps): void {
   });
 
   app.addHook('onResponse', async (req, reply) => {
-    const labels = { method: req.method, route: routeLabel(req, rest), status: String(reply.statusCode) };
+    const labels = { method: req.method, route: routeLabel(req), status: String(reply.statusCode) };
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
   });

@@ -113,9 +113,7 @@ export function formatUnitPrice(value: DecimalLike, currency: string): string {
     // A plain decimal string with at most UNIT_PRICE_MAX_PLACES significant places: nothing to round.
     const m = PLAIN_DECIMAL.exec(value);
     if (m) {
-      const fraction = m[3] ?? '';
-      let end = fraction.length;
-      while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
+      const end = significantPlaces(m[3] ?? '');
       const fast = end <= UNIT_PRICE_MAX_PLACES ? truncatedAmount(value, Math.max(minorUnits(currency), end)) : undefined;
       if (fast !== undefined) return fast;
     }
@@ -139,12 +137,18 @@ export function formatRate(value: DecimalLike): string {
   return noNegativeZero(new Dec(value)).toFixed();
 }
 
+/** The places of a fraction's digits without its trailing zeros: "4712000" -> 4, "000" -> 0. */
+function significantPlaces(fraction: string): number {
+  let end = fraction.length;
+  while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
+  return end;
+}
+
 /** A plain decimal string with a fraction ending in zeros: "4.47120" -> "4.4712"; undefined otherwise. */
 function plainRate(value: string): string | undefined {
   const m = PLAIN_DECIMAL.exec(value);
   if (!m || m[3] === undefined) return undefined;
-  let end = m[3].length;
-  while (end > 0 && m[3].charCodeAt(end - 1) === 48) end--;
+  const end = significantPlaces(m[3]);
   return truncatedAmount(`${m[1]}${m[2]}.${m[3].slice(0, end)}`, end);
 }
 

@@ -36,6 +36,10 @@ declare module 'fastify' {
     /** Set on the REST adapter's routes: the operation's path template, `{id}` as the document writes it. */
     operationTemplate?: string;
   }
+  interface FastifyRequest {
+    /** Set by the REST adapter's catch-all when it found the operation: its template, as on the operation's own route. */
+    operationTemplate?: string;
+  }
 }
 
 export interface RestAdapterOptions<TContext> {
@@ -70,9 +74,11 @@ interface Operation {
   /** For the catch-all's lookup, as trpc-to-openapi matches: case-insensitive, `{id}` as one segment. */
   pattern: RegExp;
   method: string;
+  /** The path template as the document writes it, under the facade's prefix. */
+  template: string;
 }
 
-function operationOf(path: string, procedure: AnyProcedure, method: string, template: string): Operation {
+function operationOf(path: string, procedure: AnyProcedure, method: string, template: string, prefix: string): Operation {
   const { inputParser } = getInputOutputParsers(procedure);
   const unwrapped = unwrapZodType(inputParser as never, true);
   const useBody = method !== 'GET' && method !== 'DELETE';
@@ -95,6 +101,7 @@ function operationOf(path: string, procedure: AnyProcedure, method: string, temp
     arrayKeys,
     pattern: getPathRegExp(normalizePath(template)),
     method,
+    template: `${prefix}${template}`,
   };
 }
 
@@ -170,14 +177,14 @@ export function registerRestAdapter<TContext>(app: FastifyInstance, opts: RestAd
     const procedureAny = procedure as unknown as AnyProcedure;
     if (procedureAny._def.type === 'subscription') return;
     const { method, path: template } = meta.openapi;
-    const op = operationOf(path, procedureAny, method, template);
+    const op = operationOf(path, procedureAny, method, template, app.prefix);
     operations.push(op);
     const url = normalizePath(template).replace(/\{(.+?)\}/g, ':$1');
     app.route({
       method,
       url,
       // The operation's template as the document writes it (`/v1/customers/{id}`): the metrics' route label.
-      config: { operationTemplate: `${app.prefix}${template}` },
+      config: { operationTemplate: op.template },
       handler: (req, reply) => run(op, req.params as AnyRecord, req, reply),
     });
   });
@@ -194,7 +201,10 @@ export function registerRestAdapter<TContext>(app: FastifyInstance, opts: RestAd
       for (const op of operations) {
         if (op.method !== req.method) continue;
         const m = op.pattern.exec(path);
-        if (m) return run(op, { ...(m.groups ?? {}) }, req, reply);
+        if (m) {
+          req.operationTemplate = op.template;
+          return run(op, { ...(m.groups ?? {}) }, req, reply);
+        }
       }
       return run(undefined, {}, req, reply);
     },

@@ -49,6 +49,20 @@ function locator(meta: Meta | undefined) {
 /** Errors already logged by a procedure; the adapters' onError logs only the others (server.ts). */
 export const loggedFaults = new WeakSet<object>();
 
+/** A failure as the service's error catalogue names it (see entry below); a 5xx is logged here once. */
+function convertFailure(error: TRPCError, rawInput: unknown, at: { meta: Meta | undefined; ctx: Context; path: string }): TRPCError {
+  let converted: TRPCError;
+  if (error instanceof AppError) converted = error;
+  else if (error.code === 'BAD_REQUEST' && error.cause instanceof z.ZodError) converted = inputError(error.cause, locator(at.meta), rawInput);
+  else converted = error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR' ? error : new AppError('internal', { cause: error.cause ?? error });
+  const status = converted instanceof AppError ? converted.status : problemFromError(converted).status;
+  if (status >= 500) {
+    at.ctx.log.error({ err: converted.cause ?? converted, path: at.path, requestId: at.ctx.requestId, status }, 'request failed');
+    loggedFaults.add(converted);
+  }
+  return converted;
+}
+
 /**
  * The one middleware in front of every procedure, on every surface (/v1, /trpc, in-process callers).
  *
@@ -65,23 +79,11 @@ export const loggedFaults = new WeakSet<object>();
  * context.)
  */
 const entry = t.middleware(async ({ next, meta, ctx, path, getRawInput }) => {
-  const convert = (error: TRPCError, rawInput: unknown): TRPCError => {
-    let converted: TRPCError;
-    if (error instanceof AppError) converted = error;
-    else if (error.code === 'BAD_REQUEST' && error.cause instanceof z.ZodError) converted = inputError(error.cause, locator(meta), rawInput);
-    else converted = error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR' ? error : new AppError('internal', { cause: error.cause ?? error });
-    const status = converted instanceof AppError ? converted.status : problemFromError(converted).status;
-    if (status >= 500) {
-      ctx.log.error({ err: converted.cause ?? converted, path, requestId: ctx.requestId, status }, 'request failed');
-      loggedFaults.add(converted);
-    }
-    return converted;
-  };
   let raw: unknown;
   try {
     raw = await getRawInput();
   } catch (cause) {
-    throw convert(getTRPCErrorFromUnknown(cause), undefined);
+    throw convertFailure(getTRPCErrorFromUnknown(cause), undefined, { meta, ctx, path });
   }
   const fault = findInputFault(raw);
   if (fault) {
@@ -91,7 +93,7 @@ const entry = t.middleware(async ({ next, meta, ctx, path, getRawInput }) => {
   const normalized = normalizeInput(raw);
   const result = await next({ getRawInput: async () => normalized });
   if (result.ok) return result;
-  throw convert(result.error, raw);
+  throw convertFailure(result.error, raw, { meta, ctx, path });
 });
 
 export const publicProcedure = t.procedure.use(entry);
