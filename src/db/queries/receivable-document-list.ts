@@ -38,6 +38,11 @@ export interface ListQuery {
   take: number;
   /** With an invoice-date range and another sort: read the range first (see rangeFirst). */
   rangeFirst?: boolean;
+  /**
+   * The values are placeholders named as listValues names them (see pageTemplate): q's patterns are
+   * then the placeholders `qPrefix` and `qLike` instead of being derived from the term.
+   */
+  template?: boolean;
 }
 
 /**
@@ -98,12 +103,18 @@ function keyColumns(sort: ListSort, order: ListOrder): SQL[] {
   return [sql`${column}`, sql`${d.id}`];
 }
 
-function afterCursor(sort: ListSort, order: ListOrder, after: { value: string | null; id: string }): SQL {
+/** The reference cursor's leading flag: drafts (no reference) last in both directions (see keyColumns). */
+function referenceFlag(order: ListOrder, value: string | null): boolean {
+  const isNull = value === null;
+  return order === 'asc' ? isNull : !isNull;
+}
+
+function afterCursor(q: PageQuery, after: { value: string | null; id: string }): SQL {
+  const { sort, order } = q;
   const op = sql.raw(order === 'asc' ? '>' : '<');
   const keys = sql.join(keyColumns(sort, order), sql`, `);
   if (sort === 'reference') {
-    const isNull = after.value === null;
-    const flag = order === 'asc' ? isNull : !isNull;
+    const flag = q.template ? sql.placeholder('afterFlag') : referenceFlag(order, after.value);
     return sql`(${keys}) ${op} (${flag}::boolean, (${after.value ?? ''}::text collate "C"), ${after.id}::uuid)`;
   }
   return sql`(${keys}) ${op} (${after.value}::${CAST[sort]}, ${after.id}::uuid)`;
@@ -137,12 +148,23 @@ export const REFERENCES_TEXT = (t: { reference: unknown; customerReference: unkn
  * an empty lookup in it. `lower` is what ILIKE itself compares with; a term is at most 100
  * characters, hence `left`. The name: the documents of the customers whose legal name matches.
  */
-function referencesMatch(term: string): SQL {
-  const text = REFERENCES_TEXT(d);
-  return sql`(lower(left(${text}, 100)) like lower(${`${escapeLike(term)}%`}) or substr(${text}, 2) ilike ${likePattern(term)})`;
+/** q's two patterns: the term from the first character (`term%`) and anywhere (`%term%`), LIKE's specials escaped. */
+interface TermPatterns {
+  prefix: unknown;
+  like: unknown;
 }
 
-function searchCondition(q: PageQuery, term: string): SQL {
+function termPatterns(q: ListQuery, term: string): TermPatterns {
+  if (q.template) return { prefix: sql.placeholder('qPrefix'), like: sql.placeholder('qLike') };
+  return { prefix: `${escapeLike(term)}%`, like: likePattern(term) };
+}
+
+function referencesMatch(term: TermPatterns): SQL {
+  const text = REFERENCES_TEXT(d);
+  return sql`(lower(left(${text}, 100)) like lower(${term.prefix}) or substr(${text}, 2) ilike ${term.like})`;
+}
+
+function searchCondition(q: PageQuery, term: TermPatterns): SQL {
   if (q.search === 'references') return referencesMatch(term);
   if (q.search === 'names') return sql`${d.customerId} = any(array(select nc.id from nc))`;
   const named =
@@ -158,12 +180,12 @@ function searchCondition(q: PageQuery, term: string): SQL {
  * customer of the organization (3,030 here: about 1 ms); with many customers the trigram index of
  * this very expression serves it (customers_legal_name_lower_trgm).
  */
-function nameMatches(name: SQL, term: string): SQL {
-  return sql`lower(${name}) like lower(${likePattern(term)})`;
+function nameMatches(name: SQL, term: TermPatterns): SQL {
+  return sql`lower(${name}) like lower(${term.like})`;
 }
 
 /** The customers of the organization whose legal name contains the term (see nameMatches): the CTE `nc` of a q page. */
-function nameCustomersCte(organizationId: string, term: string): SQL {
+function nameCustomersCte(organizationId: string, term: TermPatterns): SQL {
   return sql`nc as materialized (select c.id from customers c where c.organization_id = ${organizationId} and ${nameMatches(sql`c.legal_name`, term)})`;
 }
 
@@ -209,11 +231,11 @@ function filterConditions(q: PageQuery): SQL[] {
   }
   if (f.outstanding === true) out.push(sql`${d.issuedAt} is not null and ${d.outstanding} <> 0`);
   if (f.outstanding === false) out.push(sql`${d.issuedAt} is not null and ${d.outstanding} = 0`);
-  if (f.q !== undefined) out.push(searchCondition(q, f.q));
+  if (f.q !== undefined) out.push(searchCondition(q, termPatterns(q, f.q)));
   if (f.invoiceDateFrom !== undefined || f.invoiceDateTo !== undefined) out.push(sql`${d.issuedAt} is not null`);
   if (f.invoiceDateFrom !== undefined) out.push(sql`${d.invoiceDate} >= ${f.invoiceDateFrom}::date`);
   if (f.invoiceDateTo !== undefined) out.push(sql`${d.invoiceDate} <= ${f.invoiceDateTo}::date`);
-  if (q.after) out.push(afterCursor(q.sort, q.order, q.after));
+  if (q.after) out.push(afterCursor(q, q.after));
   return out;
 }
 
@@ -311,7 +333,7 @@ function pageIds(db: Database, q: PageQuery): SQL {
  * index walked when the term is common) and those of the customers (namedCustomersIds), merged.
  * More: one walk of the sort's index, filtered on both (a name that common finds a page at once).
  */
-function qPageWhere(db: Database, q: ListQuery, term: string): SQL {
+function qPageWhere(db: Database, q: ListQuery, term: TermPatterns): SQL {
   const count = sql`(select count(*) from nc)`;
   const byReferences = pageIds(db, { ...q, search: 'references' });
   const byNames = namedCustomersIds(db, q);
@@ -329,7 +351,7 @@ export function listDocumentsQuery(db: Database, q: ListQuery) {
   const { where: plainWhere, orderBy } = listClauses(creationRange ? { ...q, rangeFirst: false } : q);
   const where =
     q.filters.q !== undefined
-      ? qPageWhere(db, q, q.filters.q)
+      ? qPageWhere(db, q, termPatterns(q, q.filters.q))
       : creationRange
         ? and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array(${creationRangeIds(db, q)}))`)!
         : plainWhere;
@@ -358,9 +380,91 @@ export function listDocumentsQuery(db: Database, q: ListQuery) {
     .limit(q.take);
 }
 
+/** A value of the page's statement as a placeholder (named as listValues names it). */
+const P = <T>(name: string) => sql.placeholder(name) as unknown as T;
+
+/**
+ * What decides the page statement's text (not its values): the sort, the direction, which filters
+ * are present (group and outstanding by value: each value is its own condition), the cursor's
+ * presence and the range-first plan. Every request of one shape runs the same text.
+ */
+function shapeKey(q: ListQuery): string {
+  const f = q.filters;
+  const has = (v: unknown) => (v === undefined ? '-' : '+');
+  return [q.sort, q.order, q.rangeFirst ? 'r' : '-', has(f.kind), f.group ?? '-', has(f.projectId), f.outstanding ?? '-', has(f.q), has(f.invoiceDateFrom), has(f.invoiceDateTo), has(q.after)].join('');
+}
+
+/** The query of `q`'s shape with placeholders for its values (see listValues). */
+function pageTemplate(q: ListQuery): ListQuery {
+  const f = q.filters;
+  return {
+    organizationId: P('organizationId'),
+    today: P('today'),
+    sort: q.sort,
+    order: q.order,
+    rangeFirst: q.rangeFirst,
+    take: P('take'),
+    template: true,
+    filters: {
+      kind: f.kind === undefined ? undefined : P('kind'),
+      group: f.group,
+      projectId: f.projectId === undefined ? undefined : P('projectId'),
+      outstanding: f.outstanding,
+      // The term's text is not used in a template: its patterns are the placeholders qPrefix and qLike.
+      q: f.q === undefined ? undefined : '',
+      invoiceDateFrom: f.invoiceDateFrom === undefined ? undefined : P('invoiceDateFrom'),
+      invoiceDateTo: f.invoiceDateTo === undefined ? undefined : P('invoiceDateTo'),
+    },
+    after: q.after === undefined ? undefined : { value: P('afterValue'), id: P('afterId') },
+  };
+}
+
+/** The values of pageTemplate's placeholders for `q`. */
+function listValues(q: ListQuery): Record<string, unknown> {
+  const f = q.filters;
+  return {
+    organizationId: q.organizationId,
+    today: q.today,
+    take: q.take,
+    kind: f.kind,
+    projectId: f.projectId,
+    qPrefix: f.q === undefined ? undefined : `${escapeLike(f.q)}%`,
+    qLike: f.q === undefined ? undefined : likePattern(f.q),
+    invoiceDateFrom: f.invoiceDateFrom,
+    invoiceDateTo: f.invoiceDateTo,
+    afterFlag: q.after ? referenceFlag(q.order, q.after.value) : undefined,
+    afterValue: q.after ? (q.sort === 'reference' ? (q.after.value ?? '') : q.after.value) : undefined,
+    afterId: q.after?.id,
+  };
+}
+
+type PagePrepared = { execute(values: Record<string, unknown>): Promise<Awaited<ReturnType<typeof listDocumentsQuery>>> };
+
+/** Shapes are few (sorts × directions × filters present), so their statements are kept per database handle; a bound stops a runaway. */
+const SHAPES_KEPT = 2_000;
+const preparedPages = new WeakMap<Database, Map<string, PagePrepared>>();
+
+/**
+ * The page's statement for `q`'s shape, built by drizzle once and then run with each request's
+ * values: building the statement (about 40 conditions, subqueries and columns turned into text
+ * and parameters) cost more than running it. The text and parameters are those listDocumentsQuery
+ * builds for the same query, so the plans are the same.
+ */
+function preparedPage(db: Database, q: ListQuery): PagePrepared {
+  let shapes = preparedPages.get(db);
+  if (!shapes) preparedPages.set(db, (shapes = new Map()));
+  const key = shapeKey(q);
+  let prepared = shapes.get(key);
+  if (!prepared) {
+    prepared = listDocumentsQuery(db, pageTemplate(q)).prepare('receivables_list') as unknown as PagePrepared;
+    if (shapes.size < SHAPES_KEPT) shapes.set(key, prepared);
+  }
+  return prepared;
+}
+
 /** One page of document headers (limit + 1 rows), with the project, the group flag and the attachments in the same statement. */
 export async function listDocuments(db: Database, q: ListQuery) {
-  const rows = await listDocumentsQuery(db, q);
+  const rows = await preparedPage(db, q).execute(listValues(q));
   // The row's own header object, completed (a copy of its 45 fields per row would be garbage at once).
   return rows.map((r) =>
     Object.assign(r.doc, {
