@@ -595,6 +595,40 @@ describe('GET /v1/receivables/invoices refuses', () => {
   });
 });
 
+describe('the page statement built once per shape', () => {
+  it('answers, for any organization and values of one shape, what a statement built for those values answers', async () => {
+    const w = await readWorld();
+    const { listDocuments, listDocumentsQuery } = await import('../../src/db/queries/receivable-document-list');
+    const cursorOf = async (organizationId: string, sort: 'created_at' | 'reference') => {
+      const rows = await listDocumentsQuery(t.db, { organizationId, today: '2025-06-01', sort, order: 'asc', filters: {}, take: 3 });
+      return { value: rows[2]!.sortValue, id: rows[2]!.doc.id };
+    };
+    const draft = w.specs.find((s) => !s.issued)!;
+    // Each shape runs with values of both organizations and several terms, in turn: the second and
+    // later calls of a shape reuse its statement with other values.
+    const queries = [];
+    for (const organizationId of [w.org.id, w.sibling.id, w.org.id]) {
+      for (const q of ['hold', 'PO-1001', '50%_', 'zz']) queries.push({ organizationId, sort: 'created_at' as const, filters: { q } });
+      for (const kind of ['sales_invoice', 'customer_debit_note'] as const) queries.push({ organizationId, sort: 'reference' as const, filters: { kind, outstanding: true } });
+      queries.push({ organizationId, sort: 'created_at' as const, filters: { invoiceDateFrom: '2025-01-02', invoiceDateTo: '2025-01-04' } });
+      queries.push({ organizationId, sort: 'created_at' as const, filters: {}, after: await cursorOf(organizationId, 'created_at') });
+      queries.push({ organizationId, sort: 'reference' as const, filters: {}, after: await cursorOf(organizationId, 'reference') });
+      // A draft's position (no reference) and an issued document's: the cursor's leading flag is a value too.
+      queries.push({ organizationId, sort: 'reference' as const, filters: {}, after: { value: null, id: draft.id } });
+    }
+    let nonEmpty = 0;
+    for (const q of queries) {
+      const query = { ...q, today: '2025-06-01', order: 'asc' as const, take: 26 };
+      const cached = await listDocuments(t.db, query);
+      const fresh = await listDocumentsQuery(t.db, query);
+      expect(cached.map((r) => [r.id, r.sortValue, r.organizationId]), JSON.stringify(q)).toEqual(fresh.map((r) => [r.doc.id, r.sortValue, r.doc.organizationId]));
+      expect(cached.every((r) => r.organizationId === q.organizationId)).toBe(true);
+      if (cached.length) nonEmpty += 1;
+    }
+    expect(nonEmpty).toBeGreaterThan(10);
+  });
+});
+
 describe('the cursor secret without CURSOR_SECRET', () => {
   it('is generated once and stored, so every process on the database signs alike', async () => {
     const { cursorSecret } = await import('../../src/services/access/cursor-secret');
