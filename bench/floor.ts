@@ -13,6 +13,7 @@
  *
  *   npm run bench -- floor
  *   DATABASE_URL=postgres://... BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_CONNECTIONS=10 npm run bench -- floor
+ *   BENCH_WARMUP_SECONDS=3 npm run bench -- floor  (unmeasured load on each side before each scenario; 0 for none)
  *   BENCH_SHOW_SQL=1 npm run bench -- floor        (also prints the statements of one request per scenario)
  *   BENCH_LIST_LIMIT=100 npm run bench -- floor    (list page size; the default page when unset)
  *   BENCH_ONLY=customer,list npm run bench -- floor (a subset of the scenarios)
@@ -40,6 +41,8 @@ import { encode, type FloorPlan, type ParamRole, type PlannedStatement, type Rou
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_floor';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Unmeasured load on each side before a scenario's rounds. */
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const countRequests = Number(process.env.BENCH_COUNT_REQUESTS ?? 50);
 /** Requests of the counting phase not counted (caches filling, statements being prepared). */
@@ -403,12 +406,17 @@ async function main() {
     }
     process.stdout.write(
       `\nfloor benchmark — PostgreSQL ${url.replace(/\/\/[^@]*@/, '//')}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n` +
-        `${rounds} rounds × (service ${seconds} s, floor ${seconds} s) per scenario, ${connections} connections\n` +
+        `${rounds} rounds × (service ${seconds} s, floor ${seconds} s) per scenario after ${warmupSeconds} s of unmeasured load on each, ${connections} connections\n` +
         `answer bytes: ${answerBytes.join(', ')}\n\n`,
     );
     for (const s of scenarios) {
       const r = { service: [] as Run[], floor: [] as Run[], rss: 0 };
       results[s.key] = r;
+      // Both sides run the scenario unmeasured first: the figures are those of warm processes (code
+      // optimised by the JIT, pools and prepared statements filled), not of their first seconds.
+      if (warmupSeconds > 0) {
+        for (const target of [service, floorServer]) await drive(target.url, s, apiKey, createBody, warmupSeconds);
+      }
       for (let round = 0; round < rounds; round++) {
         for (const target of [service, floorServer]) {
           const sampler = target === service ? setInterval(() => (r.rss = Math.max(r.rss, rssMb(service.child.pid!))), 100) : undefined;
@@ -490,14 +498,14 @@ function combine(runs: Run[]) {
   return { rps: secs > 0 ? total / secs : 0, p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) };
 }
 
-async function drive(base: string, s: Scenario, apiKey: string, createBody: string): Promise<Run> {
+async function drive(base: string, s: Scenario, apiKey: string, createBody: string, duration = seconds): Promise<Run> {
   const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
   let seq = 0;
   const prefix = randomUUID();
   const opts: AutocannonOptions = {
     url: `${base}${s.path}`,
     connections,
-    duration: seconds,
+    duration,
     method: s.method,
     headers: s.method === 'POST' ? { ...headers, 'content-type': 'application/json' } : headers,
     ...(s.method === 'POST'
@@ -513,7 +521,7 @@ async function drive(base: string, s: Scenario, apiKey: string, createBody: stri
     .filter(([code]) => Number(code) === s.status)
     .reduce((x, [, v]) => x + v.count, 0);
   const bad = result.requests.total - ok + result.errors;
-  return { rps: ok / seconds, p50: result.latency.p50, p99: result.latency.p99, total: ok, bad, seconds, cpuMs: 0 };
+  return { rps: ok / duration, p50: result.latency.p50, p99: result.latency.p99, total: ok, bad, seconds: duration, cpuMs: 0 };
 }
 
 main().catch((err) => {
