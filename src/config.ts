@@ -9,6 +9,13 @@ const schema = z.object({
   DATA_DIR: z.string().default('./.data'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * What an answer goes through on its way out (routers/output-answer.ts): `fields` (the default)
+   * keeps exactly the fields of the procedure's output schema; `full` parses it with zod as well;
+   * `strict` (the tests' mode) does both and fails unless they agree. Read from the environment
+   * by the router when it loads; checked here so that a wrong value stops the start.
+   */
+  OUTPUT_VALIDATION: z.enum(['fields', 'full', 'strict']).optional(),
   /** Secret that signs list cursors; derived per process when unset (cursors then die with it). */
   CURSOR_SECRET: z.string().min(16).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),

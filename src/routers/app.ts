@@ -7,6 +7,7 @@ import { invoicesRouter } from './receivables/invoices/router';
 import { receiptsRouter } from './receivables/receipts/router';
 import { organizationRouter } from './organization/router';
 import { settingsRouter } from './settings/router';
+import { installOutputAnswers } from './output-answer';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -24,5 +25,8 @@ export const appRouter = router({
   me: meRouter,
   documents: documentsRouter,
 });
+
+// Every procedure's answer projected onto its output schema (or parsed; see output-answer.ts).
+installOutputAnswers(appRouter);
 
 export type AppRouter = typeof appRouter;
