@@ -12,8 +12,9 @@
  *   answers exactly what the parse answers (same JSON, byte for byte). Every answer a test reads
  *   is therefore checked twice: its values against the schema, and the projection against the parse.
  *
- * Where the schema transforms a value (a transform, a pipe, a default, a union whose branch decides
- * what is kept, a string check that rewrites), that part of the answer is parsed in every mode.
+ * A string check that rewrites the value (an id lowercased) is applied as the parse applies it.
+ * Where the schema otherwise transforms a value (a transform, a pipe, a default, a union whose branch
+ * decides what is kept), that part of the answer is parsed in every mode.
  */
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
@@ -30,7 +31,7 @@ interface Def {
   innerType?: z.ZodType;
   valueType?: z.ZodType;
   getter?: () => z.ZodType;
-  checks?: { _zod: { def: { check: string } } }[];
+  checks?: { _zod: { def: { check: string; tx?: (value: unknown) => unknown } } }[];
 }
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
@@ -59,8 +60,15 @@ function compile(schema: z.ZodType): Project {
   const def = defOf(schema);
   const parse: Project = (value) => schema.parse(value);
   parses.add(parse);
-  if (def.checks?.some((c) => c._zod.def.check === 'overwrite')) return parse;
-  if (AS_IS.has(def.type)) return (value) => value;
+  const rewrites = (def.checks ?? []).filter((c) => c._zod.def.check === 'overwrite').map((c) => c._zod.def.tx);
+  if (AS_IS.has(def.type)) {
+    if (rewrites.length === 0) return (value) => value;
+    // A value the parse rewrites (an id lowercased): the same rewrites in the same order (the
+    // other checks only refuse).
+    if (rewrites.every((tx) => typeof tx === 'function')) return (value) => rewrites.reduce((v, tx) => tx!(v), value);
+    return parse;
+  }
+  if (rewrites.length) return parse;
   switch (def.type) {
     case 'object': {
       if (def.catchall && defOf(def.catchall).type !== 'never') return parse;

@@ -49,7 +49,7 @@ describe('the answer projected onto its output schema', () => {
     expect(projectionOf(doc)({ ...answer, project: null, original_total: '5.00' })).toMatchObject({ project: null, original_total: '5.00' });
   });
 
-  it('parses where the schema rewrites a value (a transform, a default, a rewriting string check, a union)', () => {
+  it('parses where the schema rewrites a value (a transform, a default, a union); applies a rewriting string check', async () => {
     const rewriting = z.object({
       upper: z.string().toUpperCase(),
       total: z.string().transform((v) => `${v}.00`),
@@ -58,6 +58,12 @@ describe('the answer projected onto its output schema', () => {
     });
     const value = { upper: 'abc', total: '5', either: { b: 'x', extra: 1 }, hidden: 1 };
     expect(projectionOf(rewriting)(value)).toEqual({ upper: 'ABC', total: '5.00', fallback: 'none', either: { b: 'x' } });
+    // The service's ids: lowercased by the schema, as the parse does.
+    const { uuid } = await import('../../src/routers/schemas');
+    const withId = z.object({ id: uuid(), ids: z.array(uuid()) });
+    const ids = { id: ID.toUpperCase(), ids: [ID.toUpperCase(), ID] };
+    expect(projectionOf(withId)(ids)).toEqual({ id: ID, ids: [ID, ID] });
+    expect(projectionOf(withId)(ids)).toEqual(withId.parse(ids));
   });
 
   it('in full and strict mode refuses an answer that does not match the schema; strict answers the parse', () => {
