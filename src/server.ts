@@ -95,8 +95,9 @@ function fastifyErrorProblem(error: { code?: string; statusCode?: number; messag
 
 /** The REST facade: the documented procedures under /v1, every error as application/problem+json. */
 async function restFacade(app: FastifyInstance, deps: AppDeps, served: ServedMethods) {
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', (req, _reply, done) => {
     req.originalPath = req.url.split('?')[0];
+    done();
   });
   // 405 with Allow for a method a path does not serve; HEAD only where GET is, run as GET.
   app.addHook('onRequest', guardFacadeMethods(served));
@@ -226,9 +227,10 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
 
   registerBodyChecks(app, { bodyLimit: BODY_LIMIT });
 
-  app.addHook('onSend', async (req, reply, payload) => {
+  // Hooks that never wait are written with `done` (no promise per request).
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('X-Request-Id', String(req.id));
-    return payload;
+    done(null, payload);
   });
   registerMetrics(app, deps);
   const served = new ServedMethods();

@@ -83,10 +83,11 @@ export function registerMetrics(app: FastifyInstance, deps: AppDeps): void {
     },
   });
 
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     const labels = { method: req.method, route: routeLabel(req), status: String(reply.statusCode) };
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/metrics', async (req, reply) => {

@@ -144,17 +144,18 @@ export function registerQueryCheck(app: FastifyInstance, document: { paths?: Rec
         return { method: method.toUpperCase(), pattern, query: new Set(params.filter((p) => p.in === 'query').map((p) => p.name)) };
       });
   });
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', (req, _reply, done) => {
     const [path = '', search] = req.url.split('?');
-    if (!search) return;
+    if (!search) return done();
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     const local = path.replace(/^\/v1/, '');
     const operation = operations.find((o) => o.method === method && o.pattern.test(local));
-    if (!operation) return;
+    if (!operation) return done();
     for (const name of new URLSearchParams(search).keys()) {
       if (!operation.query.has(name)) {
-        throw Object.assign(queryRefusal(name, 'is not a field this operation accepts'), { statusCode: 400 });
+        return done(Object.assign(queryRefusal(name, 'is not a field this operation accepts'), { statusCode: 400 }));
       }
     }
+    done();
   });
 }

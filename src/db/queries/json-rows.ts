@@ -8,8 +8,13 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
  */
 const AS_TEXT = new Set(['PgNumeric', 'PgBigInt53', 'PgBigInt64']);
 
+const columnLists = new WeakMap<PgTable, [string, PgColumn][]>();
+
+/** A table's columns by property name (a table's columns never change: read once per table). */
 function columnsOf(table: PgTable): [string, PgColumn][] {
-  return Object.entries(getTableColumns(table)) as [string, PgColumn][];
+  let columns = columnLists.get(table);
+  if (!columns) columnLists.set(table, (columns = Object.entries(getTableColumns(table)) as [string, PgColumn][]));
+  return columns;
 }
 
 /** `(select coalesce(json_agg(x order by …), '[]') from (select <columns> from table where …) x)`. */

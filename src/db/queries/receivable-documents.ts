@@ -92,7 +92,8 @@ export async function findDocumentBundle(db: Database, q: { organizationId: stri
   const [row] = await preparedBundleQuery(db).execute({ organizationId: q.organizationId, id: q.id, today: q.today });
   if (!row) return undefined;
   return {
-    doc: { ...row.doc, projectCode: row.projectCode, projectName: row.projectName, isGroupTransaction: Boolean(row.isGroupTransaction) },
+    // The row's own header object, completed (not copied: 45 fields).
+    doc: Object.assign(row.doc, { projectCode: row.projectCode, projectName: row.projectName, isGroupTransaction: Boolean(row.isGroupTransaction) }),
     lines: decodeJsonRows(receivableDocumentLines, row.lines),
     shares: decodeJsonRows(receivableLineShares, row.shares),
     allocations: decodeJsonRows(allocations, row.allocations),
