@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { is, SQL, sql } from 'drizzle-orm';
+import { Column, getTableName, is, SQL, sql, Subquery } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
@@ -246,4 +246,65 @@ export function preparedBuilder<T>(build: (db: Database) => { getSQL(): SQL }): 
     }
     return runBuilt<T>(db, entry, values);
   };
+}
+
+interface SelectedField {
+  path: string[];
+  field: unknown;
+}
+
+interface Decoder {
+  mapFromDriverValue(value: unknown): unknown;
+}
+
+/**
+ * A prepared select's rows mapped by a function written once for its columns, instead of drizzle's
+ * generic mapping, which per value tests what kind of field it is and walks the field's path with an
+ * iterator (on a page of 26 documents of 50 columns, a tenth of the request). The result is the
+ * same: each value through its column's (or expression's) decoder, placed at its path, and a joined
+ * table's object null when the join found no row (drizzle's nullable-join rule).
+ */
+export function withCompiledRowMapping<P>(prepared: P): P {
+  const q = prepared as unknown as { fields?: SelectedField[]; joinsNotNullableMap?: Record<string, boolean>; customResultMapper?: unknown };
+  if (!q.fields || q.customResultMapper) return prepared;
+  const columns = q.fields.map(({ path, field }) => {
+    const isColumn = is(field, Column);
+    type WithDecoder = { decoder: Decoder };
+    const decoder = isColumn
+      ? (field as Decoder)
+      : is(field, SQL)
+        ? (field as unknown as WithDecoder).decoder
+        : is(field, Subquery)
+          ? (field as unknown as { _: { sql: WithDecoder } })._.sql.decoder
+          : (field as { sql: WithDecoder }).sql.decoder;
+    return { path, last: path[path.length - 1]!, decoder, table: isColumn && path.length === 2 ? getTableName((field as Column).table) : undefined };
+  });
+  const joins = q.joinsNotNullableMap;
+  q.customResultMapper = (rows: unknown[][]) =>
+    rows.map((row) => {
+      const result: Record<string, unknown> = {};
+      const nullify: Record<string, string | false> | undefined = joins ? {} : undefined;
+      for (let i = 0; i < columns.length; i++) {
+        const c = columns[i]!;
+        const raw = row[i];
+        const value = raw === null ? null : c.decoder.mapFromDriverValue(raw);
+        let node = result;
+        for (let j = 0; j < c.path.length - 1; j++) {
+          const key = c.path[j]!;
+          if (!(key in node)) node[key] = {};
+          node = node[key] as Record<string, unknown>;
+        }
+        node[c.last] = value;
+        if (nullify && c.table !== undefined) {
+          const object = c.path[0]!;
+          if (!(object in nullify)) nullify[object] = value === null ? c.table : false;
+          else if (typeof nullify[object] === 'string' && nullify[object] !== c.table) nullify[object] = false;
+        }
+      }
+      if (nullify) {
+        for (const [object, table] of Object.entries(nullify)) if (typeof table === 'string' && !joins![table]) result[object] = null;
+      }
+      return result;
+    });
+  return prepared;
 }

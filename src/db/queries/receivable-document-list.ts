@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database } from '../client';
+import { queryRows, withCompiledRowMapping, type Database } from '../client';
 import { analyticAccounts, receivableDocuments as d, type DocumentKind } from '../schema';
 import { attachmentIdsColumn, decodeAttachmentIds } from './files';
 import { groupCustomerIdsSql, isGroupCompanySql } from './customers';
@@ -456,7 +456,7 @@ function preparedPage(db: Database, q: ListQuery): PagePrepared {
   const key = shapeKey(q);
   let prepared = shapes.get(key);
   if (!prepared) {
-    prepared = listDocumentsQuery(db, pageTemplate(q)).prepare('receivables_list') as unknown as PagePrepared;
+    prepared = withCompiledRowMapping(listDocumentsQuery(db, pageTemplate(q)).prepare('receivables_list')) as unknown as PagePrepared;
     if (shapes.size < SHAPES_KEPT) shapes.set(key, prepared);
   }
   return prepared;

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, notInArray, or, sql } from 'drizzle-orm';
-import { cachedInsertReturning, oncePerHandle, type Database } from '../client';
+import { cachedInsertReturning, oncePerHandle, withCompiledRowMapping, type Database } from '../client';
 import {
   allocations,
   analyticAccounts,
@@ -84,7 +84,7 @@ function bundleQuery(db: Database) {
 }
 
 /** The bundle's query, built once per database handle. */
-const preparedBundleQuery = oncePerHandle(bundleQuery);
+const preparedBundleQuery = oncePerHandle((db) => withCompiledRowMapping(bundleQuery(db)));
 
 export type DocumentBundle = NonNullable<Awaited<ReturnType<typeof findDocumentBundle>>>;
 
