@@ -27,8 +27,19 @@ interface Payload {
   k: [string | null, string];
 }
 
+/** Digests of recent bindings (a query's sort, order and filters repeat from page to page and caller to caller). */
+const digests = new Map<string, string>();
+const DIGESTS_KEPT = 1_000;
+
 function bindingDigest(binding: CursorBinding): string {
-  return createHmac('sha256', 'cursor-binding').update(canonicalJson(binding)).digest('base64url').slice(0, 22);
+  const text = canonicalJson(binding);
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHmac('sha256', 'cursor-binding').update(text).digest('base64url').slice(0, 22);
+    if (digests.size >= DIGESTS_KEPT) digests.clear();
+    digests.set(text, digest);
+  }
+  return digest;
 }
 
 function sign(secret: string, body: string): string {

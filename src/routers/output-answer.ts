@@ -40,6 +40,8 @@ const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } 
 const AS_IS = new Set(['string', 'number', 'int', 'boolean', 'bigint', 'date', 'enum', 'literal', 'null', 'undefined', 'unknown', 'any', 'nan', 'template_literal', 'symbol']);
 
 const compiled = new WeakMap<object, Project>();
+/** The projection of a value the parse answers as it is: an object's field of this kind is copied without a call. */
+const asIs: Project = (value) => value;
 /** Projections that are the schema's own parse: they run for a missing field too (a default fills it). */
 const parses = new WeakSet<Project>();
 
@@ -62,7 +64,7 @@ function compile(schema: z.ZodType): Project {
   parses.add(parse);
   const rewrites = (def.checks ?? []).filter((c) => c._zod.def.check === 'overwrite').map((c) => c._zod.def.tx);
   if (AS_IS.has(def.type)) {
-    if (rewrites.length === 0) return (value) => value;
+    if (rewrites.length === 0) return asIs;
     // A value the parse rewrites (an id lowercased): the same rewrites in the same order (the
     // other checks only refuse).
     if (rewrites.every((tx) => typeof tx === 'function')) return (value) => rewrites.reduce((v, tx) => tx!(v), value);
@@ -74,15 +76,16 @@ function compile(schema: z.ZodType): Project {
       if (def.catchall && defOf(def.catchall).type !== 'never') return parse;
       const fields = Object.entries(def.shape!).map(([key, child]) => {
         const project = projectionOf(child);
-        return { key, project, always: parses.has(project) };
+        return { key, project, plain: project === asIs, always: parses.has(project) };
       });
       return (value) => {
         if (value === null || typeof value !== 'object' || Array.isArray(value)) return parse(value);
         const source = value as Record<string, unknown>;
         const out: Record<string, unknown> = {};
-        for (const { key, project, always } of fields) {
+        for (let i = 0; i < fields.length; i++) {
+          const { key, project, plain, always } = fields[i]!;
           const v = source[key];
-          if (v !== undefined) out[key] = project(v);
+          if (v !== undefined) out[key] = plain ? v : project(v);
           else if (always || key in source) out[key] = project(undefined);
         }
         return out;
