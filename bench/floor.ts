@@ -12,7 +12,7 @@
  *    resident memory under load, each beside its floor with PASS or FAIL. Exits 0 either way.
  *
  *   npm run bench -- floor
- *   DATABASE_URL=postgres://... BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_CONNECTIONS=10 npm run bench -- floor
+ *   DATABASE_URL=postgres://... BENCH_SECONDS=3 BENCH_ROUNDS=6 BENCH_CONNECTIONS=10 npm run bench -- floor   (the defaults: six short rounds pair the two sides under the same conditions of a noisy machine)
  *   BENCH_WARMUP_SECONDS=3 npm run bench -- floor  (unmeasured load on each side before each scenario; 0 for none)
  *   BENCH_SHOW_SQL=1 npm run bench -- floor        (also prints the statements of one request per scenario)
  *   BENCH_LIST_LIMIT=100 npm run bench -- floor    (list page size; the default page when unset)
@@ -39,8 +39,8 @@ import '../src/services/register';
 import { encode, type FloorPlan, type ParamRole, type PlannedStatement, type RoutePlan } from './floor-plan';
 
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_floor';
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
 /** Unmeasured load on each side before a scenario's rounds. */
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
