@@ -102,8 +102,16 @@ async function restFacade(app: FastifyInstance, deps: AppDeps, served: ServedMet
   // 405 with Allow for a method a path does not serve; HEAD only where GET is, run as GET.
   app.addHook('onRequest', guardFacadeMethods(served));
 
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (reply.statusCode < 400) return payload;
+  app.addHook('onSend', (req, reply, payload, done) => {
+    // A success goes out as it is, without a promise; a refusal is rewritten (problemAnswer).
+    if (reply.statusCode < 400) return done(null, payload);
+    problemAnswer(req, reply, payload).then(
+      (body) => done(null, body),
+      (err: Error) => done(err),
+    );
+  });
+
+  async function problemAnswer(req: FastifyRequest, reply: FastifyReply, payload: unknown) {
     if (reply.statusCode < 500 && !reply.hasHeader('ratelimit-limit')) {
       // Refused before any procedure or route guard ran (fastify: malformed JSON, 413, 415; the
       // adapter: unknown path, missing body): an API-key request still goes through authentication
@@ -128,7 +136,7 @@ async function restFacade(app: FastifyInstance, deps: AppDeps, served: ServedMet
     // Content-Type is a missing body, 400, though tRPC calls it an unsupported media type).
     if (problem && problem.status !== reply.statusCode) reply.code(problem.status);
     return JSON.stringify(problemBody(req, reply.statusCode, problem));
-  });
+  }
 
   app.setErrorHandler((error, req, reply) => {
     // Routes outside the procedures (the upload) throw the same AppErrors (route-guard.ts: 401, 422, 409, 429), with their headers.

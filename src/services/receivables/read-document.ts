@@ -35,8 +35,8 @@ export async function documentView(ctx: ServiceContext, bundle: DocumentBundle):
   const base = ctx.org.baseCurrency;
   const cur = doc.currency;
 
-  return {
-    ...documentHeaderView(doc, { def, baseCurrency: base, attachmentIds }),
+  // The header view is this answer's own object, completed (not copied).
+  return Object.assign(documentHeaderView(doc, { def, baseCurrency: base, attachmentIds }), {
     lines: lines.map((l) => ({
       id: l.id,
       line_no: l.lineNo,
@@ -85,5 +85,5 @@ export async function documentView(ctx: ServiceContext, bundle: DocumentBundle):
       to: e.toState,
       reason: e.reason,
     })),
-  };
+  });
 }
