@@ -103,6 +103,29 @@ function resolve(r: Request, p: Compiled['params'][number]): unknown {
 
 type Runner = (text: string, params: unknown[]) => Promise<postgres.Row[]>;
 
+/**
+ * The rows of a statement as objects keyed by column name, as postgres.js builds them, except that
+ * a name that repeats (several unnamed `coalesce(...)` columns: the JSON aggregates of a document
+ * read) keeps every column (`coalesce`, `coalesce_2`, ...) instead of only the last: the floor
+ * answers every value it read.
+ */
+async function rowsOf(query: postgres.PendingQuery<postgres.Row[]>): Promise<postgres.Row[]> {
+  const result = await query.values();
+  const seen = new Map<string, number>();
+  const names = (result.columns ?? []).map((c) => {
+    const n = (seen.get(c.name) ?? 0) + 1;
+    seen.set(c.name, n);
+    return n === 1 ? c.name : `${c.name}_${n}`;
+  });
+  const rows: postgres.Row[] = [];
+  for (const values of result as unknown as unknown[][]) {
+    const row: postgres.Row = {};
+    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+    rows.push(row);
+  }
+  return rows;
+}
+
 async function runAll(c: ReturnType<typeof compile>, r: Request, run: Runner) {
   const answer: unknown[] = [];
   for (const s of c.statements) {
@@ -148,7 +171,7 @@ for (const route of Object.values(plan.routes)) {
       if (c.transactional) {
         const conn = await sql.reserve();
         try {
-          answer = await runAll(c, r, (text, params) => conn.unsafe(text, params as never[], { prepare: true }));
+          answer = await runAll(c, r, (text, params) => rowsOf(conn.unsafe(text, params as never[], { prepare: true })));
         } catch (e) {
           await conn.unsafe('rollback').catch(() => {});
           throw e;
@@ -156,7 +179,7 @@ for (const route of Object.values(plan.routes)) {
           conn.release();
         }
       } else {
-        answer = await runAll(c, r, (text, params) => sql.unsafe(text, params as never[], { prepare: true }));
+        answer = await runAll(c, r, (text, params) => rowsOf(sql.unsafe(text, params as never[], { prepare: true })));
       }
       if (route.route.includes(':id') && answer.length === 0) return problem(reply, 404, 'not_found');
       return reply.code(route.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ results: answer }));
