@@ -109,8 +109,17 @@ type Runner = (text: string, params: unknown[]) => Promise<postgres.Row[]>;
  * read) keeps every column (`coalesce`, `coalesce_2`, ...) instead of only the last: the floor
  * answers every value it read.
  */
-async function rowsOf(query: postgres.PendingQuery<postgres.Row[]>): Promise<postgres.Row[]> {
+/** Per statement text: whether its column names repeat (learnt on its first run). */
+const repeatsNames = new Map<string, boolean>();
+
+async function rowsOf(text: string, query: postgres.PendingQuery<postgres.Row[]>): Promise<postgres.Row[]> {
+  // Rows as postgres.js builds them when no name repeats (the common case: no extra copy).
+  if (repeatsNames.get(text) === false) return query;
   const result = await query.values();
+  if (!repeatsNames.has(text)) {
+    const names = (result.columns ?? []).map((c) => c.name);
+    repeatsNames.set(text, new Set(names).size !== names.length);
+  }
   const seen = new Map<string, number>();
   const names = (result.columns ?? []).map((c) => {
     const n = (seen.get(c.name) ?? 0) + 1;
@@ -171,7 +180,7 @@ for (const route of Object.values(plan.routes)) {
       if (c.transactional) {
         const conn = await sql.reserve();
         try {
-          answer = await runAll(c, r, (text, params) => rowsOf(conn.unsafe(text, params as never[], { prepare: true })));
+          answer = await runAll(c, r, (text, params) => rowsOf(text, conn.unsafe(text, params as never[], { prepare: true })));
         } catch (e) {
           await conn.unsafe('rollback').catch(() => {});
           throw e;
@@ -179,7 +188,7 @@ for (const route of Object.values(plan.routes)) {
           conn.release();
         }
       } else {
-        answer = await runAll(c, r, (text, params) => rowsOf(sql.unsafe(text, params as never[], { prepare: true })));
+        answer = await runAll(c, r, (text, params) => rowsOf(text, sql.unsafe(text, params as never[], { prepare: true })));
       }
       if (route.route.includes(':id') && answer.length === 0) return problem(reply, 404, 'not_found');
       return reply.code(route.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ results: answer }));
