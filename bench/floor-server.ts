@@ -101,44 +101,39 @@ function resolve(r: Request, p: Compiled['params'][number]): unknown {
   }
 }
 
-type Runner = (text: string, params: unknown[]) => Promise<postgres.Row[]>;
+type Runner = (text: string, params: unknown[]) => Promise<postgres.Row[] | { columns: string[]; rows: unknown[][] }>;
 
 /**
- * The rows of a statement as objects keyed by column name, as postgres.js builds them, except that
- * a name that repeats (several unnamed `coalesce(...)` columns: the JSON aggregates of a document
- * read) keeps every column (`coalesce`, `coalesce_2`, ...) instead of only the last: the floor
- * answers every value it read.
+ * The rows of a statement as postgres.js builds them (objects keyed by column name), except when a
+ * column name repeats (the list page's sort value `created_at::text` beside `created_at`; the
+ * document read's four unnamed `coalesce` JSON aggregates): objects would keep only the last of
+ * them, so those statements' rows are answered as arrays of values with the column names once,
+ * every value kept and nothing copied (what the floor reads, it answers).
  */
-/** Per statement text: whether its column names repeat (learnt on its first run). */
 const repeatsNames = new Map<string, boolean>();
 
-async function rowsOf(text: string, query: postgres.PendingQuery<postgres.Row[]>): Promise<postgres.Row[]> {
-  // Rows as postgres.js builds them when no name repeats (the common case: no extra copy).
+async function rowsOf(text: string, query: postgres.PendingQuery<postgres.Row[]>): Promise<postgres.Row[] | { columns: string[]; rows: unknown[][] }> {
   if (repeatsNames.get(text) === false) return query;
   const result = await query.values();
-  if (!repeatsNames.has(text)) {
-    const names = (result.columns ?? []).map((c) => c.name);
-    repeatsNames.set(text, new Set(names).size !== names.length);
+  const columns = (result.columns ?? []).map((c) => c.name);
+  if (!repeatsNames.has(text)) repeatsNames.set(text, new Set(columns).size !== columns.length);
+  if (repeatsNames.get(text) === false) {
+    // Learnt on this first run: no name repeats; as objects, as every later run answers them.
+    return (result as unknown as unknown[][]).map((values) => Object.fromEntries(columns.map((n, i) => [n, values[i]])));
   }
-  const seen = new Map<string, number>();
-  const names = (result.columns ?? []).map((c) => {
-    const n = (seen.get(c.name) ?? 0) + 1;
-    seen.set(c.name, n);
-    return n === 1 ? c.name : `${c.name}_${n}`;
-  });
-  const rows: postgres.Row[] = [];
-  for (const values of result as unknown as unknown[][]) {
-    const row: postgres.Row = {};
-    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
-    rows.push(row);
-  }
-  return rows;
+  return { columns, rows: [...(result as unknown as unknown[][])] };
 }
 
 async function runAll(c: ReturnType<typeof compile>, r: Request, run: Runner) {
   const answer: unknown[] = [];
   for (const s of c.statements) {
-    const rows = await run(s.text, s.params.map((p) => resolve(r, p)) as never[]);
+    const result = await run(s.text, s.params.map((p) => resolve(r, p)) as never[]);
+    if (!Array.isArray(result)) {
+      // Repeated column names: the values as read, with the names once.
+      if (s.answer && result.rows.length) answer.push(result);
+      continue;
+    }
+    const rows = result;
     if (s.returning) {
       // The ids the database generated: a returned row's own `id` (its other columns repeat ids the
       // request sent, which are not new).
