@@ -154,9 +154,14 @@ interface TermPatterns {
   like: unknown;
 }
 
+/** The patterns' values for a term (a template's placeholders qPrefix and qLike take these). */
+function termValues(term: string): { prefix: string; like: string } {
+  return { prefix: `${escapeLike(term)}%`, like: likePattern(term) };
+}
+
 function termPatterns(q: ListQuery, term: string): TermPatterns {
   if (q.template) return { prefix: sql.placeholder('qPrefix'), like: sql.placeholder('qLike') };
-  return { prefix: `${escapeLike(term)}%`, like: likePattern(term) };
+  return termValues(term);
 }
 
 function referencesMatch(term: TermPatterns): SQL {
@@ -422,14 +427,15 @@ function pageTemplate(q: ListQuery): ListQuery {
 /** The values of pageTemplate's placeholders for `q`. */
 function listValues(q: ListQuery): Record<string, unknown> {
   const f = q.filters;
+  const term = f.q === undefined ? undefined : termValues(f.q);
   return {
     organizationId: q.organizationId,
     today: q.today,
     take: q.take,
     kind: f.kind,
     projectId: f.projectId,
-    qPrefix: f.q === undefined ? undefined : `${escapeLike(f.q)}%`,
-    qLike: f.q === undefined ? undefined : likePattern(f.q),
+    qPrefix: term?.prefix,
+    qLike: term?.like,
     invoiceDateFrom: f.invoiceDateFrom,
     invoiceDateTo: f.invoiceDateTo,
     afterFlag: q.after ? referenceFlag(q.order, q.after.value) : undefined,
