@@ -20,7 +20,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { writeFileSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFileSync, readFileSync, mkdtempSync, rmSync, readdirSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,6 +141,20 @@ function cpuMs(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU time of every PostgreSQL process on this machine (its backends, writer, WAL writer...), in ms. */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 function rssMb(pid: number): number {
@@ -382,7 +396,7 @@ async function main() {
   });
   let floorServer: Child;
   try {
-    floorServer = await startChild('floor', ['--import', 'tsx', 'bench/floor-server.ts'], { FLOOR_PLAN: planFile });
+    floorServer = await startChild('floor', [...(process.env.BENCH_FLOOR_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'bench/floor-server.ts'], { FLOOR_PLAN: planFile });
   } catch (e) {
     await service.stop();
     throw e;
@@ -421,13 +435,18 @@ async function main() {
         for (const target of [service, floorServer]) {
           const sampler = target === service ? setInterval(() => (r.rss = Math.max(r.rss, rssMb(service.child.pid!))), 100) : undefined;
           const cpuBefore = cpuMs(target.child.pid!);
+          const pgBefore = postgresCpuMs();
+          const driverBefore = process.cpuUsage();
           const run = await drive(target.url, s, apiKey, createBody);
           run.cpuMs = run.total > 0 ? (cpuMs(target.child.pid!) - cpuBefore) / run.total : 0;
+          run.pgCpuMs = run.total > 0 ? (postgresCpuMs() - pgBefore) / run.total : 0;
+          const driver = process.cpuUsage(driverBefore);
+          run.driverCpuMs = run.total > 0 ? (driver.user + driver.system) / 1000 / run.total : 0;
           if (sampler) clearInterval(sampler);
           if (target === service) r.rss = Math.max(r.rss, rssMb(service.child.pid!));
           (target === service ? r.service : r.floor).push(run);
           process.stdout.write(
-            `  ${s.label.padEnd(30)} round ${round + 1} ${target.name.padEnd(7)} ${run.rps.toFixed(0).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  cpu ${run.cpuMs.toFixed(2)} ms/req${run.bad ? `  (${run.bad} not ${s.status})` : ''}\n`,
+            `  ${s.label.padEnd(30)} round ${round + 1} ${target.name.padEnd(7)} ${run.rps.toFixed(0).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  cpu ${run.cpuMs.toFixed(2)} ms/req (postgres ${run.pgCpuMs.toFixed(2)}, autocannon ${run.driverCpuMs.toFixed(2)})${run.bad ? `  (${run.bad} not ${s.status})` : ''}\n`,
           );
         }
       }
@@ -489,6 +508,10 @@ interface Run {
   seconds: number;
   /** CPU time of the server process per answered request, in ms. */
   cpuMs: number;
+  /** PostgreSQL's CPU (every postgres process) per request over the round, in ms. */
+  pgCpuMs: number;
+  /** This process's CPU (autocannon) per request over the round, in ms. */
+  driverCpuMs: number;
 }
 
 function combine(runs: Run[]) {
@@ -521,7 +544,7 @@ async function drive(base: string, s: Scenario, apiKey: string, createBody: stri
     .filter(([code]) => Number(code) === s.status)
     .reduce((x, [, v]) => x + v.count, 0);
   const bad = result.requests.total - ok + result.errors;
-  return { rps: ok / duration, p50: result.latency.p50, p99: result.latency.p99, total: ok, bad, seconds: duration, cpuMs: 0 };
+  return { rps: ok / duration, p50: result.latency.p50, p99: result.latency.p99, total: ok, bad, seconds: duration, cpuMs: 0, pgCpuMs: 0, driverCpuMs: 0 };
 }
 
 main().catch((err) => {

@@ -28,6 +28,7 @@ import {
   zodSupportsCoerce,
 } from 'trpc-to-openapi';
 import { ZodArray } from 'zod';
+import type { OutputMiddleware } from './output-answer';
 
 type AnyRecord = Record<string, unknown>;
 
@@ -48,9 +49,12 @@ type Middleware = (opts: AnyRecord) => Promise<MiddlewareResult>;
  * of a keyed read. The other surfaces (/trpc, in-process callers) run tRPC's own caller; the suite
  * runs every operation through both.
  */
-function runProcedure(procedure: AnyProcedure, opts: AnyRecord): Promise<unknown> {
+function runProcedure(procedure: AnyProcedure, opts: AnyRecord, skip = -1): Promise<unknown> {
   const def = (procedure as unknown as { _def: { middlewares: Middleware[]; meta: unknown } })._def;
   const call = async (index: number, callOpts: AnyRecord): Promise<MiddlewareResult> => {
+    // The middleware the caller does the work of (the output middleware, whose answer the adapter
+    // writes itself): as if it had called next() and answered its result.
+    if (index === skip) return call(index + 1, callOpts);
     try {
       return await def.middlewares[index]!({
         ...callOpts,
@@ -119,6 +123,10 @@ interface Operation {
   method: string;
   /** The path template as the document writes it, under the facade's prefix. */
   template: string;
+  /** The output middleware's place in the chain, which the adapter skips to write the answer's text itself (-1: none). */
+  outputAt: number;
+  /** The answer's JSON text (output-answer.ts, answerTextFor); without an output middleware, JSON.stringify. */
+  answerText: (value: unknown) => string | undefined;
 }
 
 function operationOf(path: string, procedure: AnyProcedure, method: string, template: string, prefix: string): Operation {
@@ -133,7 +141,11 @@ function operationOf(path: string, procedure: AnyProcedure, method: string, temp
       if (inner instanceof ZodArray) arrayKeys.push(key);
     }
   }
+  const middlewares = (procedure as unknown as { _def: { middlewares: Partial<OutputMiddleware>[] } })._def.middlewares;
+  const outputAt = middlewares.findIndex((m) => m._type === 'output' && typeof m.answerText === 'function');
   return {
+    outputAt,
+    answerText: outputAt >= 0 ? middlewares[outputAt]!.answerText! : (value) => JSON.stringify(value),
     path,
     procedure,
     type: procedure._def.type,
@@ -165,10 +177,10 @@ export function registerRestAdapter<TContext>(app: FastifyInstance, opts: RestAd
   const { router, createContext, responseMeta, onError } = opts;
   const operations: Operation[] = [];
 
-  const send = (reply: FastifyReply, status: number, headers: Record<string, string>, body: unknown) => {
+  const send = (reply: FastifyReply, status: number, headers: Record<string, string>, text: string | undefined) => {
     reply.code(status).header('content-type', 'application/json');
     for (const [key, value] of Object.entries(headers)) if (value !== undefined) reply.header(key, value);
-    return reply.send(JSON.stringify(body));
+    return reply.send(text);
   };
 
   const run = async (op: Operation | undefined, params: AnyRecord, req: FastifyRequest, reply: FastifyReply) => {
@@ -189,16 +201,15 @@ export function registerRestAdapter<TContext>(app: FastifyInstance, opts: RestAd
         op.coerced = true;
       }
       ctx = await createContext({ req, res: reply });
-      const data = await runProcedure(op.procedure, {
-        path: op.path,
-        getRawInput: async () => input,
-        ctx,
-        type: op.type,
-        signal: undefined,
-        batchIndex: 0,
-      });
+      const data = await runProcedure(
+        op.procedure,
+        { path: op.path, getRawInput: async () => input, ctx, type: op.type, signal: undefined, batchIndex: 0 },
+        op.outputAt,
+      );
+      // The answer as its output schema has it, written in one walk (a failure is the output validator's 500).
+      const text = op.answerText(data);
       const meta = responseMeta({ type: op.type, paths: [op.path], ctx, data: [data], errors: [], eagerGeneration: true });
-      return send(reply, meta?.status ?? 200, meta?.headers ?? {}, data);
+      return send(reply, meta?.status ?? 200, meta?.headers ?? {}, text);
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       const type = op?.type ?? 'unknown';
@@ -212,7 +223,7 @@ export function registerRestAdapter<TContext>(app: FastifyInstance, opts: RestAd
         code: error.code,
         issues: isInputError ? (error.cause as unknown as { issues: unknown }).issues : undefined,
       };
-      return send(reply, meta?.status ?? 500, meta?.headers ?? {}, body);
+      return send(reply, meta?.status ?? 500, meta?.headers ?? {}, JSON.stringify(body));
     }
   };
 

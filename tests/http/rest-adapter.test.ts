@@ -95,3 +95,52 @@ describe('the REST adapter', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 });
+
+describe('the REST adapter writes each answer as its output schema has it', () => {
+  for (const mode of ['fields', 'full', 'strict'] as const) {
+    it(`an internal field never leaves; a wrong type is a 500 unless only fields are kept (${mode})`, async () => {
+      const { default: Fastify } = await import('fastify');
+      const { z } = await import('zod');
+      const { publicProcedure, router } = await import('../../src/routers/trpc');
+      const { installOutputAnswers } = await import('../../src/routers/output-answer');
+      const { registerRestAdapter } = await import('../../src/routers/rest-adapter');
+      const out = z.object({ a: z.string(), n: z.number().nullable() });
+      const r = router({
+        leak: publicProcedure
+          .meta({ openapi: { method: 'GET', path: '/leak' } })
+          .input(z.object({}))
+          .output(out)
+          .query(() => ({ n: null, secret: 'y', a: 'say "x"' }) as z.infer<typeof out>),
+        wrong: publicProcedure
+          .meta({ openapi: { method: 'GET', path: '/wrong' } })
+          .input(z.object({}))
+          .output(out)
+          .query(() => ({ a: 5, n: 1 }) as unknown as z.infer<typeof out>),
+      });
+      expect(installOutputAnswers(r as never, mode)).toBe(2);
+      const app = Fastify();
+      await app.register(
+        async (scope) =>
+          registerRestAdapter(scope, {
+            router: r as never,
+            createContext: () => ({ log: { error() {} }, requestId: 'r' }) as never,
+            responseMeta: ({ errors }) => ({ status: errors.length ? 500 : 200 }),
+          }),
+        { prefix: '/v1' },
+      );
+      const leak = await app.inject({ method: 'GET', url: '/v1/leak' });
+      expect(leak.statusCode).toBe(200);
+      expect(leak.body).toBe('{"a":"say \\"x\\"","n":null}');
+      const wrong = await app.inject({ method: 'GET', url: '/v1/wrong' });
+      if (mode === 'fields') {
+        expect(wrong.statusCode).toBe(200);
+        expect(wrong.body).toBe('{"a":5,"n":1}');
+      } else {
+        expect(wrong.statusCode).toBe(500);
+        expect(wrong.json()).toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
+        expect(wrong.body).not.toContain('"a":5');
+      }
+      await app.close();
+    });
+  }
+});
