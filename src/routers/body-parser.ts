@@ -84,24 +84,44 @@ const queryRefusal = (name: string, detail: string) => {
   return new AppError('invalid_request', { detail: `query parameter ${name} ${detail}`, errors: [{ pointer, detail }] });
 };
 
+/** What the request line and headers are refused for, before anything is read: a JSON body in another charset, a query that is not text. */
+function requestRefusal(req: FastifyRequest): AppError | undefined {
+  const header = req.headers['content-type'];
+  if (typeof header === 'string' && header) {
+    const { type, charset, normalized } = parseContentType(header);
+    // fastify and both adapters compare the media type as written; RFC 9110 says it is case-insensitive.
+    req.headers['content-type'] = normalized;
+    if (type === 'application/json' && charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      return new AppError('unsupported_media_type', { detail: `Send the body as application/json in UTF-8 (charset=${charset} is not accepted)` });
+    }
+  }
+  const fault = queryTextFault(req.raw.url ?? '');
+  return fault ? queryRefusal(fault.name, fault.detail) : undefined;
+}
+
 /** Registers the checks on the root instance, so /v1, /trpc and every route inherit them. */
 export function registerBodyChecks(app: FastifyInstance, opts: { bodyLimit: number }) {
-  app.addHook('onRequest', async (req, reply) => {
-    const header = req.headers['content-type'];
-    if (typeof header === 'string' && header) {
-      const { type, charset, normalized } = parseContentType(header);
-      // fastify and both adapters compare the media type as written; RFC 9110 says it is case-insensitive.
-      req.headers['content-type'] = normalized;
-      if (type === 'application/json' && charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-        return refuse(req, reply, new AppError('unsupported_media_type', { detail: `Send the body as application/json in UTF-8 (charset=${charset} is not accepted)` }));
-      }
-    }
-    const fault = queryTextFault(req.raw.url ?? '');
-    if (fault) return refuse(req, reply, queryRefusal(fault.name, fault.detail));
+  // Written with `done`: a request with nothing to refuse (every GET) goes on without a promise; a
+  // refusal is settled as fastify settles an async hook's.
+  app.addHook('onRequest', (req, reply, done) => {
+    const refusal = requestRefusal(req);
+    if (!refusal) return done();
+    refuse(req, reply, refusal).then(
+      () => done(),
+      (err: Error) => done(err),
+    );
   });
 
-  app.addHook('preParsing', async (req, reply, payload) => {
-    if (String(req.headers['content-type'] ?? '').split(';')[0] !== 'application/json') return payload;
+  app.addHook('preParsing', (req, reply, payload, done) => {
+    if (String(req.headers['content-type'] ?? '').split(';')[0] !== 'application/json') return done(null, payload);
+    checkedJsonBody(req, reply, payload).then(
+      (checked) => done(null, checked as typeof payload),
+      (err: Error) => done(err),
+    );
+  });
+
+  /** A JSON body read whole and checked (size, UTF-8, nesting), then given back to fastify as a stream; or the refusal. */
+  async function checkedJsonBody(req: FastifyRequest, reply: FastifyReply, payload: AsyncIterable<unknown>) {
     // A declared length over the limit is left to fastify's own refusal (413) without reading it.
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > opts.bodyLimit) return payload;
@@ -125,7 +145,7 @@ export function registerBodyChecks(app: FastifyInstance, opts: { bodyLimit: numb
     const replay = Readable.from([body]) as Readable & { receivedEncodedLength?: number };
     replay.receivedEncodedLength = body.length;
     return replay;
-  });
+  }
 }
 
 /**

@@ -49,33 +49,52 @@ type Middleware = (opts: AnyRecord) => Promise<MiddlewareResult>;
  * of a keyed read. The other surfaces (/trpc, in-process callers) run tRPC's own caller; the suite
  * runs every operation through both.
  */
-function runProcedure(procedure: AnyProcedure, opts: AnyRecord, skip = -1): Promise<unknown> {
+function runProcedure(procedure: AnyProcedure, opts: CallOptions, skip = -1): Promise<unknown> {
   const def = (procedure as unknown as { _def: { middlewares: Middleware[]; meta: unknown } })._def;
-  const call = async (index: number, callOpts: AnyRecord): Promise<MiddlewareResult> => {
+  const { middlewares, meta } = def;
+  const { path, type, signal, batchIndex } = opts;
+  // Each middleware's options written out whole (one shape for every call, nothing spread from the last).
+  const call = async (index: number, ctx: unknown, input: unknown, getRawInput: () => Promise<unknown>): Promise<MiddlewareResult> => {
     // The middleware the caller does the work of (the output middleware, whose answer the adapter
     // writes itself): as if it had called next() and answered its result.
-    if (index === skip) return call(index + 1, callOpts);
+    if (index === skip) return call(index + 1, ctx, input, getRawInput);
     try {
-      return await def.middlewares[index]!({
-        ...callOpts,
-        meta: def.meta,
+      return await middlewares[index]!({
+        path,
+        type,
+        signal,
+        batchIndex,
+        ctx,
+        input,
+        getRawInput,
+        meta,
         next: (nextOpts?: AnyRecord) =>
-          call(index + 1, {
-            ...callOpts,
-            ctx: nextOpts?.ctx ? { ...(callOpts.ctx as AnyRecord), ...(nextOpts.ctx as AnyRecord) } : callOpts.ctx,
-            input: nextOpts && 'input' in nextOpts ? nextOpts.input : callOpts.input,
-            getRawInput: nextOpts?.getRawInput ?? callOpts.getRawInput,
-          }),
+          call(
+            index + 1,
+            nextOpts?.ctx ? { ...(ctx as AnyRecord), ...(nextOpts.ctx as AnyRecord) } : ctx,
+            nextOpts && 'input' in nextOpts ? nextOpts.input : input,
+            (nextOpts?.getRawInput as (() => Promise<unknown>) | undefined) ?? getRawInput,
+          ),
       });
     } catch (cause) {
       return { ok: false, error: getTRPCErrorFromUnknown(cause), marker: middlewareMarker } as MiddlewareResult;
     }
   };
-  return call(0, opts).then((result) => {
+  return call(0, opts.ctx, undefined, opts.getRawInput).then((result) => {
     if (!result) throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'No result from middlewares - did you forget to `return next()`?' });
     if (!result.ok) throw result.error;
     return result.data;
   });
+}
+
+/** What a procedure is called with (tRPC's caller passes the same). */
+interface CallOptions {
+  path: string;
+  type: string;
+  ctx: unknown;
+  getRawInput: () => Promise<unknown>;
+  signal: AbortSignal | undefined;
+  batchIndex: number;
 }
 
 declare module 'fastify' {

@@ -4,6 +4,7 @@
  * (a trailing slash, another letter case) is found as that adapter found it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { appRouter } from '../../src/routers/app';
 import { bearer, createTestOrganization, type TestOrganization } from '../factories/organization';
 import { createTestCustomer } from '../factories/customer';
@@ -100,7 +101,6 @@ describe('the REST adapter writes each answer as its output schema has it', () =
   for (const mode of ['fields', 'full', 'strict'] as const) {
     it(`an internal field never leaves; a wrong type is a 500 unless only fields are kept (${mode})`, async () => {
       const { default: Fastify } = await import('fastify');
-      const { z } = await import('zod');
       const { publicProcedure, router } = await import('../../src/routers/trpc');
       const { installOutputAnswers } = await import('../../src/routers/output-answer');
       const { registerRestAdapter } = await import('../../src/routers/rest-adapter');
