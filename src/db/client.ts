@@ -1,5 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { Column, getTableName, is, SQL, sql, Subquery } from 'drizzle-orm';
+import { Column, DrizzleQueryError, fillPlaceholders, getTableName, is, SQL, sql, Subquery } from 'drizzle-orm';
+import { NoopCache } from 'drizzle-orm/cache/core';
 import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
@@ -113,7 +114,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     };
   } catch (e) {
     release();
-    throw e;
+    throw new DrizzleQueryError(text, params, e as Error);
   }
 }
 
@@ -177,9 +178,52 @@ function buildQuery(db: Database, builder: { getSQL(): SQL; config?: { returning
   return { query: (db as unknown as DialectAndSession).dialect.sqlToQuery(builder.getSQL()), fields: builder.config?.returning };
 }
 
+/** What drizzle's postgres.js session and prepared query hold (drizzle-orm 0.45, postgres-js/session.js). */
+interface PostgresJsRunner {
+  client: { unsafe(query: string, params: unknown[], options: { prepare: boolean }): PromiseLike<unknown[]> & { values(): PromiseLike<unknown[][]> } };
+  logger: { logQuery(query: string, params: unknown[]): void };
+  cache?: unknown;
+}
+
+/** A postgres.js session or prepared query without a result cache: one whose query drizzle sends straight to the driver. */
+function runsOnPostgresJs(x: unknown): x is PostgresJsRunner {
+  const r = x as Partial<PostgresJsRunner> | undefined;
+  return typeof r?.client?.unsafe === 'function' && typeof r.logger?.logQuery === 'function' && (r.cache === undefined || is(r.cache, NoopCache));
+}
+
+/**
+ * A statement sent as drizzle's postgres.js session sends it when no result cache is set (its
+ * placeholders filled, the query logged, a driver error wrapped in DrizzleQueryError), without the
+ * promises around it (three tracing spans, the cache check: a tenth of a keyed read's own work).
+ */
+function sendOnPostgresJs<R>(runner: PostgresJsRunner, text: string, template: unknown[], values: Record<string, unknown>, arrays: boolean, map: (rows: unknown[]) => R): Promise<R> {
+  const params = fillPlaceholders(template, values);
+  runner.logger.logQuery(text, params);
+  const query = runner.client.unsafe(text, params, { prepare: true });
+  return Promise.resolve<unknown[]>(arrays ? query.values() : query).then(map, (e: unknown) => {
+    throw new DrizzleQueryError(text, params, e as Error);
+  });
+}
+
+/**
+ * `prepared.execute(values)` for a query prepared with a compiled row mapping (withCompiledRowMapping):
+ * on postgres.js sent as drizzle sends it (sendOnPostgresJs), its rows mapped by the compiled mapper;
+ * anywhere else (the embedded database), drizzle's own execute.
+ */
+export function executePrepared<T>(prepared: { execute(values?: Record<string, unknown>): Promise<T> }, values: Record<string, unknown>): Promise<T> {
+  const q = prepared as unknown as PostgresJsRunner & { queryString: string; params: unknown[]; customResultMapper?: (rows: unknown[][]) => T };
+  if (!runsOnPostgresJs(q) || typeof q.queryString !== 'string' || !q.customResultMapper) return prepared.execute(values);
+  return sendOnPostgresJs(q, q.queryString, q.params, values, true, q.customResultMapper as (rows: unknown[]) => T);
+}
+
 /** Runs a built query on `db` (the pool or a transaction) with its placeholders' values; rows as queryRows answers them. */
 async function runBuilt<T>(db: Database, built: BuiltQuery, values: Record<string, unknown>): Promise<T[]> {
   const { session } = db as unknown as DialectAndSession;
+  // Rows as objects (no `returning` mapping): straight to the driver, as drizzle would send it.
+  if (built.fields === undefined && runsOnPostgresJs(session)) {
+    const { sql: text, params } = built.query as { sql: string; params: unknown[] };
+    return sendOnPostgresJs(session, text, params, values, false, (rows) => rows as T[]);
+  }
   const result = await session.prepareQuery(built.query, built.fields, undefined, built.fields !== undefined).execute(values);
   if (Array.isArray(result)) return result as T[];
   return ((result as { rows?: T[] }).rows ?? []) as T[];

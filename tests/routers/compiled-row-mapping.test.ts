@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { withCompiledRowMapping } from '../../src/db/client';
+import { DrizzleQueryError } from 'drizzle-orm';
+import { executePrepared, preparedSql, withCompiledRowMapping } from '../../src/db/client';
 import { analyticAccounts, customers } from '../../src/db/schema';
 import { createTestCustomer } from '../factories/customer';
 import { createTestOrganization, type TestOrganization } from '../factories/organization';
@@ -53,5 +54,27 @@ describe('withCompiledRowMapping', () => {
       expect(actual[0]!.nothing).toBeNull();
       expect(actual.filter((r) => r.flag === true)).toHaveLength(1);
     }
+  });
+
+  it("executePrepared answers what drizzle's execute answers, and fails as it fails (DrizzleQueryError with the driver's error)", async () => {
+    const compiled = withCompiledRowMapping(query().prepare('mapping_executed'));
+    expect(await executePrepared(compiled, { organizationId: org.id })).toEqual(await compiled.execute({ organizationId: org.id }));
+    expect(await executePrepared(compiled, { organizationId: randomUUID() })).toEqual([]);
+    const viaDrizzle = await compiled.execute({ organizationId: 'not-a-uuid' }).catch((e: unknown) => e);
+    const direct = await executePrepared(compiled, { organizationId: 'not-a-uuid' }).catch((e: unknown) => e);
+    expect(viaDrizzle).toBeInstanceOf(DrizzleQueryError);
+    expect(direct).toBeInstanceOf(DrizzleQueryError);
+    expect((direct as DrizzleQueryError).message).toBe((viaDrizzle as DrizzleQueryError).message);
+    expect(((direct as DrizzleQueryError).cause as { code?: string }).code).toBe('22P02');
+    expect(((viaDrizzle as DrizzleQueryError).cause as { code?: string }).code).toBe('22P02');
+  });
+
+  it('preparedSql sends its statement with the values and answers rows as objects; a failure is a DrizzleQueryError', async () => {
+    const count = preparedSql<{ n: number; code: string }>(() => sql`select count(*)::int as n, min(code) as code from customers where organization_id = ${sql.placeholder('organizationId')}`);
+    expect(await count(t.db, { organizationId: org.id })).toEqual([{ n: 3, code: expect.any(String) }]);
+    expect(await count(t.db, { organizationId: randomUUID() })).toEqual([{ n: 0, code: null }]);
+    const failed = await count(t.db, { organizationId: 'not-a-uuid' }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(DrizzleQueryError);
+    expect(((failed as DrizzleQueryError).cause as { code?: string }).code).toBe('22P02');
   });
 });

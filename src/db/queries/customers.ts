@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { CustomerListSort } from '../../domain/receivables';
-import { oncePerHandle, withCompiledRowMapping, type Database } from '../client';
+import { executePrepared, oncePerHandle, withCompiledRowMapping, type Database } from '../client';
 import { accounts, counterpartyMappings, customers, taxCodes } from '../schema';
 import { decodeJsonRows, jsonRows } from './json-rows';
 import { likePattern } from './receivable-document-list';
@@ -49,7 +49,7 @@ function customerQuery(db: Database) {
 const preparedCustomerQuery = oncePerHandle((db) => withCompiledRowMapping(customerQuery(db)));
 
 export async function findCustomer(db: Database, q: { organizationId: string; id: string; today: string }) {
-  const [row] = await preparedCustomerQuery(db).execute({ organizationId: q.organizationId, id: q.id, today: q.today });
+  const [row] = await executePrepared(preparedCustomerQuery(db), { organizationId: q.organizationId, id: q.id, today: q.today });
   return row ? { ...row.customer, isGroupCompany: Boolean(row.isGroupCompany) } : undefined;
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { queryRows, withCompiledRowMapping, type Database } from '../client';
+import { executePrepared, queryRows, withCompiledRowMapping, type Database } from '../client';
 import { analyticAccounts, receivableDocuments as d, type DocumentKind } from '../schema';
 import { attachmentIdsColumn, decodeAttachmentIds } from './files';
 import { groupCustomerIdsSql, isGroupCompanySql } from './customers';
@@ -470,7 +470,7 @@ function preparedPage(db: Database, q: ListQuery): PagePrepared {
 
 /** One page of document headers (limit + 1 rows), with the project, the group flag and the attachments in the same statement. */
 export async function listDocuments(db: Database, q: ListQuery) {
-  const rows = await preparedPage(db, q).execute(listValues(q));
+  const rows = await executePrepared(preparedPage(db, q), listValues(q));
   // The row's own header object, completed (a copy of its 45 fields per row would be garbage at once).
   return rows.map((r) =>
     Object.assign(r.doc, {

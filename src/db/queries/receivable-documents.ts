@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, notInArray, or, sql } from 'drizzle-orm';
-import { cachedInsertReturning, oncePerHandle, withCompiledRowMapping, type Database } from '../client';
+import { cachedInsertReturning, executePrepared, oncePerHandle, withCompiledRowMapping, type Database } from '../client';
 import {
   allocations,
   analyticAccounts,
@@ -89,7 +89,7 @@ const preparedBundleQuery = oncePerHandle((db) => withCompiledRowMapping(bundleQ
 export type DocumentBundle = NonNullable<Awaited<ReturnType<typeof findDocumentBundle>>>;
 
 export async function findDocumentBundle(db: Database, q: { organizationId: string; id: string; today: string }) {
-  const [row] = await preparedBundleQuery(db).execute({ organizationId: q.organizationId, id: q.id, today: q.today });
+  const [row] = await executePrepared(preparedBundleQuery(db), { organizationId: q.organizationId, id: q.id, today: q.today });
   if (!row) return undefined;
   return {
     // The row's own header object, completed (not copied: 45 fields).
