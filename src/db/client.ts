@@ -114,7 +114,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     };
   } catch (e) {
     release();
-    throw new DrizzleQueryError(text, params, e as Error);
+    throw e;
   }
 }
 
