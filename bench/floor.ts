@@ -18,6 +18,8 @@
  *   npm run bench -- floor
  *   DATABASE_URL=postgres://... BENCH_SECONDS=3 BENCH_ROUNDS=8 BENCH_CONNECTIONS=10 npm run bench -- floor   (the defaults: eight short rounds, each a pair of the two sides run one after the other, in alternating order, under the same conditions of a noisy machine)
  *   BENCH_WARMUP_SECONDS=3 npm run bench -- floor  (unmeasured load on each side before each scenario; 0 for none)
+ *   BENCH_FRESH=0 npm run bench -- floor           (keep the database as the last run left it; default: a fresh copy of the seeded template)
+ *   BENCH_RESEED=1 npm run bench -- floor          (seed the template again)
  *   BENCH_SHOW_SQL=1 npm run bench -- floor        (also prints the statements of one request per scenario)
  *   BENCH_LIST_LIMIT=100 npm run bench -- floor    (list page size; the default page when unset)
  *   BENCH_ONLY=customer,list npm run bench -- floor (a subset of the scenarios)
@@ -71,21 +73,63 @@ interface Scenario {
   status: number;
 }
 
-async function ensureDatabase() {
+/**
+ * Every run starts from the same data: the demo data set is seeded once into a template database
+ * (`<name>_seeded`, migrated and seeded on first use, or again with BENCH_RESEED=1), and the
+ * benchmark's database is a fresh copy of it (dropped, then created from the template). Without it,
+ * each run's creates (thousands of 5-line drafts) became the next run's first list page, and the
+ * figures drifted from run to run. BENCH_FRESH=0 keeps the database as the last run left it.
+ */
+async function prepareDatabase() {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.slice(1));
+  const templateName = `${name}_seeded`;
+  const quote = (n: string) => `"${n.replace(/"/g, '""')}"`;
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = postgres(admin.toString(), { max: 1, onnotice: () => {} });
   try {
-    const [found] = await client`select 1 from pg_database where datname = ${name}`;
-    if (!found) {
-      await client.unsafe(`create database "${name.replace(/"/g, '""')}"`);
-      process.stdout.write(`created database ${name}\n`);
+    const [found] = await client`select 1 from pg_database where datname = ${templateName}`;
+    if (!found || process.env.BENCH_RESEED === '1') {
+      await client.unsafe(`drop database if exists ${quote(templateName)} with (force)`);
+      await client.unsafe(`create database ${quote(templateName)}`);
+      const templateUrl = new URL(url);
+      templateUrl.pathname = `/${encodeURIComponent(templateName)}`;
+      const seeding = await openDatabase({ url: templateUrl.toString(), poolSize: 10 });
+      try {
+        await seeding.migrate();
+        process.stdout.write(`Seeding the demo data set into ${templateName} ...\n`);
+        const t0 = Date.now();
+        await seedDemo(depsFor(seeding.db, templateUrl.toString(), randomBytes(32).toString('hex'), randomBytes(24).toString('hex')), new Date());
+        process.stdout.write(`Seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+      } finally {
+        await seeding.close();
+      }
+    }
+    const [exists] = await client`select 1 from pg_database where datname = ${name}`;
+    if (process.env.BENCH_FRESH !== '0' || !exists) {
+      await client.unsafe(`drop database if exists ${quote(name)} with (force)`);
+      await client.unsafe(`create database ${quote(name)} template ${quote(templateName)}`);
     }
   } finally {
     await client.end({ timeout: 5 });
   }
+}
+
+/** The service's dependencies as the benchmark builds it in process (limits out of reach, no jobs). */
+function depsFor(db: AppDeps['db'], databaseUrl: string, payoutKey: string, cursorSecret: string): AppDeps {
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    PAYOUT_ENCRYPTION_KEY: payoutKey,
+    CURSOR_SECRET: cursorSecret,
+    LOG_LEVEL: 'silent',
+    DATABASE_POOL_SIZE: '10',
+    RATE_LIMIT_PER_KEY: LIMITS,
+    RATE_LIMIT_PER_ORGANIZATION: LIMITS,
+    IDEMPOTENCY_PURGE_INTERVAL_SECONDS: '0',
+    JOB_POLL_INTERVAL_MS: '0',
+  } as NodeJS.ProcessEnv);
+  return { db, dbKind: 'postgres', config, log: pino({ level: 'silent' }), now: () => new Date(), rateLimits: createRateLimits(config, 'postgres', db) };
 }
 
 interface Child {
@@ -210,7 +254,7 @@ function stats(values: number[]) {
 }
 
 async function main() {
-  await ensureDatabase();
+  await prepareDatabase();
   let capturing: Captured[] | undefined;
   let counted = 0;
   const handle = await openDatabase({
@@ -225,35 +269,10 @@ async function main() {
   const db = handle.db;
   const payoutKey = process.env.PAYOUT_ENCRYPTION_KEY ?? randomBytes(32).toString('hex');
   const cursorSecret = process.env.CURSOR_SECRET ?? randomBytes(24).toString('hex');
-  const config = loadConfig({
-    DATABASE_URL: url,
-    PAYOUT_ENCRYPTION_KEY: payoutKey,
-    CURSOR_SECRET: cursorSecret,
-    LOG_LEVEL: 'silent',
-    DATABASE_POOL_SIZE: '10',
-    RATE_LIMIT_PER_KEY: LIMITS,
-    RATE_LIMIT_PER_ORGANIZATION: LIMITS,
-    IDEMPOTENCY_PURGE_INTERVAL_SECONDS: '0',
-    JOB_POLL_INTERVAL_MS: '0',
-  } as NodeJS.ProcessEnv);
-  const deps: AppDeps = {
-    db,
-    dbKind: 'postgres',
-    config,
-    log: pino({ level: 'silent' }),
-    now: () => new Date(),
-    rateLimits: createRateLimits(config, 'postgres', db),
-  };
+  const deps = depsFor(db, url, payoutKey, cursorSecret);
 
-  // 1. The demo data set, once per database; a fresh owner key each run.
-  let [org] = await queryRows<{ id: string }>(db, sql`select id from organizations where name = ${DEMO_ORG} order by created_at limit 1`);
-  if (!org) {
-    process.stdout.write(`Seeding the demo data set into ${url} ...\n`);
-    const t0 = Date.now();
-    await seedDemo(deps, new Date());
-    process.stdout.write(`Seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
-    [org] = await queryRows<{ id: string }>(db, sql`select id from organizations where name = ${DEMO_ORG} order by created_at limit 1`);
-  }
+  // 1. The demo data set (from the template); a fresh owner key each run.
+  const [org] = await queryRows<{ id: string }>(db, sql`select id from organizations where name = ${DEMO_ORG} order by created_at limit 1`);
   if (!org) throw new Error('demo organization missing after the seed');
   const organizationId = org.id;
   const [owner] = await queryRows<{ id: string }>(
