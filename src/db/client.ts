@@ -301,6 +301,65 @@ interface Decoder {
   mapFromDriverValue(value: unknown): unknown;
 }
 
+/** A decoder that answers the driver's value as it is (a text, a uuid, an untyped expression): not called. */
+const isIdentityDecoder = (d: Decoder) => d.mapFromDriverValue === Column.prototype.mapFromDriverValue || d.mapFromDriverValue === (sql`` as unknown as { decoder: Decoder }).decoder.mapFromDriverValue;
+
+/**
+ * The function that maps rows of `columns`: generated once, as straight-line code that reads each
+ * value, decodes it (unless its decoder answers it as it is) and builds the row as one object literal
+ * with the selection's nesting, so every row has the same shape. A joined table's object is null
+ * when its first column is null and every column of that object comes from that table, unless the
+ * join cannot miss (drizzle's mapResultRow rule).
+ */
+function compileRowMapper(columns: { path: string[]; decoder: Decoder; table: string | undefined }[], joins: Record<string, boolean> | undefined): (rows: unknown[][]) => unknown[] {
+  type Tree = Map<string, Tree | number>;
+  const tree: Tree = new Map();
+  for (let i = 0; i < columns.length; i++) {
+    const { path } = columns[i]!;
+    let node = tree;
+    for (let j = 0; j < path.length - 1; j++) {
+      let next = node.get(path[j]!);
+      if (!(next instanceof Map)) {
+        next = new Map();
+        node.set(path[j]!, next);
+      }
+      node = next;
+    }
+    node.set(path[path.length - 1]!, i);
+  }
+  // The objects a left join may leave empty: by their first table column, when all of theirs share its table.
+  const nullable = new Map<string, { first: number; table: string }>();
+  if (joins) {
+    const seen = new Map<string, string | false>();
+    columns.forEach((c, i) => {
+      if (c.table === undefined) return;
+      const object = c.path[0]!;
+      if (!seen.has(object)) {
+        seen.set(object, c.table);
+        nullable.set(object, { first: i, table: c.table });
+      } else if (seen.get(object) !== c.table) {
+        seen.set(object, false);
+        nullable.delete(object);
+      }
+    });
+    for (const [object, { table }] of nullable) if (joins[table]) nullable.delete(object);
+  }
+  const literal = (node: Tree): string =>
+    `{${[...node].map(([key, child]) => `${JSON.stringify(key)}: ${typeof child === 'number' ? `v${child}` : literal(child)}`).join(', ')}}`;
+  const reads = columns
+    .map((c, i) => (isIdentityDecoder(c.decoder) ? `const v${i} = row[${i}];` : `const v${i} = row[${i}] === null ? null : d[${i}].mapFromDriverValue(row[${i}]);`))
+    .join('\n');
+  const fields = [...tree]
+    .map(([key, child]) => {
+      const value = typeof child === 'number' ? `v${child}` : literal(child);
+      const empty = nullable.get(key);
+      return `${JSON.stringify(key)}: ${empty ? `v${empty.first} === null ? null : ${value}` : value}`;
+    })
+    .join(',\n');
+  const body = `return function mapRows(rows) {\nconst out = new Array(rows.length);\nfor (let r = 0; r < rows.length; r++) {\nconst row = rows[r];\n${reads}\nout[r] = {\n${fields}\n};\n}\nreturn out;\n};`;
+  return new Function('d', body)(columns.map((c) => c.decoder)) as (rows: unknown[][]) => unknown[];
+}
+
 /**
  * A prepared select's rows mapped by a function written once for its columns, instead of drizzle's
  * generic mapping, which per value tests what kind of field it is and walks the field's path with an
@@ -323,32 +382,6 @@ export function withCompiledRowMapping<P>(prepared: P): P {
           : (field as { sql: WithDecoder }).sql.decoder;
     return { path, last: path[path.length - 1]!, decoder, table: isColumn && path.length === 2 ? getTableName((field as Column).table) : undefined };
   });
-  const joins = q.joinsNotNullableMap;
-  q.customResultMapper = (rows: unknown[][]) =>
-    rows.map((row) => {
-      const result: Record<string, unknown> = {};
-      const nullify: Record<string, string | false> | undefined = joins ? {} : undefined;
-      for (let i = 0; i < columns.length; i++) {
-        const c = columns[i]!;
-        const raw = row[i];
-        const value = raw === null ? null : c.decoder.mapFromDriverValue(raw);
-        let node = result;
-        for (let j = 0; j < c.path.length - 1; j++) {
-          const key = c.path[j]!;
-          if (!(key in node)) node[key] = {};
-          node = node[key] as Record<string, unknown>;
-        }
-        node[c.last] = value;
-        if (nullify && c.table !== undefined) {
-          const object = c.path[0]!;
-          if (!(object in nullify)) nullify[object] = value === null ? c.table : false;
-          else if (typeof nullify[object] === 'string' && nullify[object] !== c.table) nullify[object] = false;
-        }
-      }
-      if (nullify) {
-        for (const [object, table] of Object.entries(nullify)) if (typeof table === 'string' && !joins![table]) result[object] = null;
-      }
-      return result;
-    });
+  q.customResultMapper = compileRowMapper(columns, q.joinsNotNullableMap);
   return prepared;
 }
