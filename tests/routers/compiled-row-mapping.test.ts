@@ -10,6 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleQueryError } from 'drizzle-orm';
 import { executePrepared, preparedSql, withCompiledRowMapping } from '../../src/db/client';
 import { analyticAccounts, customers } from '../../src/db/schema';
+import { decodeJsonRows, jsonRows } from '../../src/db/queries/json-rows';
+import { queryRows } from '../../src/db/client';
 import { createTestCustomer } from '../factories/customer';
 import { createTestOrganization, type TestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
@@ -76,5 +78,17 @@ describe('withCompiledRowMapping', () => {
     const failed = await count(t.db, { organizationId: 'not-a-uuid' }).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(DrizzleQueryError);
     expect(((failed as DrizzleQueryError).cause as { code?: string }).code).toBe('22P02');
+  });
+
+  it("decodeJsonRows answers a table's rows sent as one JSON column exactly as a select of the table answers them", async () => {
+    const where = eq(customers.organizationId, org.id);
+    const [row] = await queryRows<{ rows: unknown }>(t.db, sql`select ${jsonRows(customers, where, ['code'])} as rows`);
+    const decoded = decodeJsonRows(customers, row!.rows);
+    const selected = await t.db.select().from(customers).where(where).orderBy(customers.code);
+    expect(decoded.length).toBeGreaterThanOrEqual(3);
+    expect(decoded).toEqual(selected);
+    expect(decoded[0]!.createdAt).toBeInstanceOf(Date);
+    expect(Object.keys(decoded[0]!)).toEqual(Object.keys(selected[0]!));
+    expect(decodeJsonRows(customers, '[]')).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { Column, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 
 /**
@@ -27,16 +27,32 @@ export function jsonRows(table: PgTable, where: SQL, orderBy: string[]): SQL {
   return sql`(select coalesce(json_agg(x order by ${order}), '[]'::json) from (select ${list} from ${table} where ${where}) x)`;
 }
 
+const decoders = new WeakMap<PgTable, (rows: Record<string, unknown>[]) => unknown[]>();
+
+/**
+ * The function that decodes a table's jsonRows rows: generated once per table, each row one object
+ * literal with the table's columns in order, each value through its column's decoder (not called
+ * where the column answers the value as it is), a missing or null value null.
+ */
+function decoderOf(table: PgTable): (rows: Record<string, unknown>[]) => unknown[] {
+  let decode = decoders.get(table);
+  if (decode) return decode;
+  const columns = columnsOf(table);
+  const fields = columns
+    .map(([key, column], i) => {
+      const read = `(v = r[${JSON.stringify(column.name)}]) === null || v === undefined ? null`;
+      const identity = column.mapFromDriverValue === Column.prototype.mapFromDriverValue;
+      return `${JSON.stringify(key)}: ${read} : ${identity ? 'v' : `c[${i}].mapFromDriverValue(v)`}`;
+    })
+    .join(',\n');
+  const body = `return function decodeRows(rows) {\nconst out = new Array(rows.length);\nfor (let i = 0; i < rows.length; i++) {\nconst r = rows[i];\nlet v;\nout[i] = {\n${fields}\n};\n}\nreturn out;\n};`;
+  decode = new Function('c', body)(columns.map(([, column]) => column)) as (rows: Record<string, unknown>[]) => unknown[];
+  decoders.set(table, decode);
+  return decode;
+}
+
 /** The rows of a jsonRows column, typed and converted as the driver would have. */
 export function decodeJsonRows<T extends PgTable>(table: T, value: unknown): T['$inferSelect'][] {
   const rows = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>[];
-  const columns = columnsOf(table);
-  return rows.map((raw) => {
-    const row: Record<string, unknown> = {};
-    for (const [key, column] of columns) {
-      const v = raw[column.name];
-      row[key] = v === null || v === undefined ? null : column.mapFromDriverValue(v);
-    }
-    return row as T['$inferSelect'];
-  });
+  return decoderOf(table)(rows) as T['$inferSelect'][];
 }
