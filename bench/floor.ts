@@ -100,12 +100,12 @@ async function prepareDatabase() {
         await seeding.migrate();
         process.stdout.write(`Seeding the demo data set into ${templateName} ...\n`);
         const t0 = Date.now();
-        await seedDemo(depsFor(seeding.db, templateUrl.toString(), randomBytes(32).toString('hex'), randomBytes(24).toString('hex')), new Date());
+        const seedDeps = depsFor(seeding.db, templateUrl.toString(), randomBytes(32).toString('hex'), randomBytes(24).toString('hex'));
+        await seedDemo(seedDeps, new Date());
         // A database in use: the create scenario's drafts already there, and statistics that match
         // the tables' sizes. On a copy of the demo data alone (16 documents), the create's
         // statements ran against tables planned as tiny, and PostgreSQL's time per create grew from
         // 2 to 7 ms within a run.
-        const seedDeps = depsFor(seeding.db, templateUrl.toString(), randomBytes(32).toString('hex'), randomBytes(24).toString('hex'));
         const fx = await benchFixtures(seeding.db);
         const app = await buildServer(seedDeps);
         try {

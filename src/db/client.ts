@@ -185,10 +185,21 @@ interface PostgresJsRunner {
   cache?: unknown;
 }
 
-/** A postgres.js session or prepared query without a result cache: one whose query drizzle sends straight to the driver. */
-function runsOnPostgresJs(x: unknown): x is PostgresJsRunner {
-  const r = x as Partial<PostgresJsRunner> | undefined;
-  return typeof r?.client?.unsafe === 'function' && typeof r.logger?.logQuery === 'function' && (r.cache === undefined || is(r.cache, NoopCache));
+/** runsOnPostgresJs's answer per session or prepared query (neither changes its client, logger or cache). */
+const postgresJsRunners = new WeakMap<object, boolean>();
+
+/**
+ * A postgres.js session or prepared query without a result cache: one whose query drizzle sends
+ * straight to the driver. Worked out once per object (drizzle's `is` walks the prototype chain).
+ */
+function runsOnPostgresJs(x: object): x is PostgresJsRunner {
+  let known = postgresJsRunners.get(x);
+  if (known === undefined) {
+    const r = x as Partial<PostgresJsRunner>;
+    known = typeof r.client?.unsafe === 'function' && typeof r.logger?.logQuery === 'function' && (r.cache === undefined || is(r.cache, NoopCache));
+    postgresJsRunners.set(x, known);
+  }
+  return known;
 }
 
 /**
@@ -301,8 +312,14 @@ interface Decoder {
   mapFromDriverValue(value: unknown): unknown;
 }
 
-/** A decoder that answers the driver's value as it is (a text, a uuid, an untyped expression): not called. */
-const isIdentityDecoder = (d: Decoder) => d.mapFromDriverValue === Column.prototype.mapFromDriverValue || d.mapFromDriverValue === (sql`` as unknown as { decoder: Decoder }).decoder.mapFromDriverValue;
+/** The decoder of an expression without `mapWith` (drizzle's noopDecoder). */
+const untypedDecode = (sql`` as unknown as { decoder: Decoder }).decoder.mapFromDriverValue;
+
+/**
+ * A decoder that answers the driver's value as it is (a column that does not override drizzle's
+ * mapFromDriverValue: a text, a uuid; an untyped expression): generated mappers do not call it.
+ */
+export const isIdentityDecoder = (d: Decoder) => d.mapFromDriverValue === Column.prototype.mapFromDriverValue || d.mapFromDriverValue === untypedDecode;
 
 /**
  * The function that maps rows of `columns`: generated once, as straight-line code that reads each
@@ -380,7 +397,7 @@ export function withCompiledRowMapping<P>(prepared: P): P {
         : is(field, Subquery)
           ? (field as unknown as { _: { sql: WithDecoder } })._.sql.decoder
           : (field as { sql: WithDecoder }).sql.decoder;
-    return { path, last: path[path.length - 1]!, decoder, table: isColumn && path.length === 2 ? getTableName((field as Column).table) : undefined };
+    return { path, decoder, table: isColumn && path.length === 2 ? getTableName((field as Column).table) : undefined };
   });
   q.customResultMapper = compileRowMapper(columns, q.joinsNotNullableMap);
   return prepared;

@@ -1,5 +1,6 @@
-import { Column, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { isIdentityDecoder } from '../client';
 
 /**
  * Child rows as one JSON column of the parent's statement (a read in one round trip), decoded back
@@ -41,8 +42,7 @@ function decoderOf(table: PgTable): (rows: Record<string, unknown>[]) => unknown
   const fields = columns
     .map(([key, column], i) => {
       const read = `(v = r[${JSON.stringify(column.name)}]) === null || v === undefined ? null`;
-      const identity = column.mapFromDriverValue === Column.prototype.mapFromDriverValue;
-      return `${JSON.stringify(key)}: ${read} : ${identity ? 'v' : `c[${i}].mapFromDriverValue(v)`}`;
+      return `${JSON.stringify(key)}: ${read} : ${isIdentityDecoder(column) ? 'v' : `c[${i}].mapFromDriverValue(v)`}`;
     })
     .join(',\n');
   const body = `return function decodeRows(rows) {\nconst out = new Array(rows.length);\nfor (let i = 0; i < rows.length; i++) {\nconst r = rows[i];\nlet v;\nout[i] = {\n${fields}\n};\n}\nreturn out;\n};`;
