@@ -13,7 +13,7 @@ import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } f
 import { registerBodyChecks, registerQueryCheck } from './routers/body-parser';
 import { answerNotFound, clientErrorHandler, frameworkErrors, guardFacadeMethods, headAsGet, MAX_PARAM_LENGTH, registerEdges, ServedMethods } from './routers/http-edges';
 import { codeForStatus, problemBody, sendProblem } from './routers/problem-reply';
-import { RequestLogController } from './routers/request-log';
+import { deferredChildLogger, RequestLogController } from './routers/request-log';
 import { registerContentRoute } from './routers/documents/content-route';
 import { registerUploadRoute } from './routers/documents/upload-route';
 import { registerInvoicePdfRoute } from './routers/receivables/invoices/pdf-route';
@@ -175,8 +175,9 @@ async function restFacade(app: FastifyInstance, deps: AppDeps, served: ServedMet
  * level, or on the caller's own logger (a test reading what is logged sees what production logs).
  */
 function serverLogger(deps: AppDeps, opts: BuildServerOptions) {
-  if (opts.loggerInstance) return { loggerInstance: opts.loggerInstance.child({}, LOG_SAFETY) as FastifyBaseLogger };
-  return { logger: opts.logger ? loggerOptions(deps.config.LOG_LEVEL) : false };
+  // A request's own logger is made when it first logs (request-log.ts).
+  if (opts.loggerInstance) return { loggerInstance: opts.loggerInstance.child({}, LOG_SAFETY) as FastifyBaseLogger, childLoggerFactory: deferredChildLogger };
+  return opts.logger ? { logger: loggerOptions(deps.config.LOG_LEVEL), childLoggerFactory: deferredChildLogger } : { logger: false };
 }
 
 /**

@@ -1,7 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** One-shot digest (crypto.hash: no Hash object per call; every supported Node has it). */
 export function sha256Hex(value: string | Buffer): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export function randomToken(bytes = 32): string {

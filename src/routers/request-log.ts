@@ -3,7 +3,8 @@
  * is sent, the latter naming who did it (organization, member, credential) once authentication
  * narrowed the caller.
  */
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Bindings, ChildLoggerOptions } from 'fastify/types/logger';
 import type { Principal } from '../services/access/principal';
 
 /** Who a request acted as, for its log line. */
@@ -38,8 +39,83 @@ export function noteCaller(req: FastifyRequest, principal: Principal) {
 export class RequestLogController extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
     if (this.isLogDisabled(request)) return;
+    const log = reply.log as Leveled;
+    // The line is built only when it is written (most deployments log at warn).
+    if (!error && log.isLevelEnabled?.('info') === false) return;
     const line = { res: reply, responseTime: reply.elapsedTime, ...(request.actedAs ?? {}) };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
+    if (error) log.error({ ...line, err: error }, 'request errored');
+    else log.info(line, 'request completed');
   }
+}
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+type Leveled = FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+
+/**
+ * A request's logger, made when the request first logs at an enabled level: pino's child() runs the
+ * redacting serializer over the bindings ({ reqId }), which most requests, logging nothing at the
+ * configured level, never need. What it logs is what the child would have logged (it is the child,
+ * made then). Children with options of their own (a route's log level) are made at once.
+ */
+class DeferredRequestLogger {
+  #made: FastifyBaseLogger | undefined;
+  readonly #parent: Leveled;
+  readonly #bindings: Bindings;
+
+  constructor(parent: Leveled, bindings: Bindings) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+  }
+
+  get #child(): FastifyBaseLogger {
+    return (this.#made ??= this.#parent.child(this.#bindings));
+  }
+
+  #logs(level: Level): boolean {
+    const at = (this.#made ?? this.#parent) as Leveled;
+    return at.isLevelEnabled!(level);
+  }
+
+  get level(): string {
+    return (this.#made ?? this.#parent).level;
+  }
+
+  set level(level: string) {
+    this.#child.level = level;
+  }
+
+  isLevelEnabled(level: string): boolean {
+    return this.#logs(level as Level);
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#child.child(bindings, options);
+  }
+
+  fatal(...args: unknown[]) {
+    if (this.#logs('fatal')) (this.#child.fatal as (...a: unknown[]) => void)(...args);
+  }
+  error(...args: unknown[]) {
+    if (this.#logs('error')) (this.#child.error as (...a: unknown[]) => void)(...args);
+  }
+  warn(...args: unknown[]) {
+    if (this.#logs('warn')) (this.#child.warn as (...a: unknown[]) => void)(...args);
+  }
+  info(...args: unknown[]) {
+    if (this.#logs('info')) (this.#child.info as (...a: unknown[]) => void)(...args);
+  }
+  debug(...args: unknown[]) {
+    if (this.#logs('debug')) (this.#child.debug as (...a: unknown[]) => void)(...args);
+  }
+  trace(...args: unknown[]) {
+    if (this.#logs('trace')) (this.#child.trace as (...a: unknown[]) => void)(...args);
+  }
+  silent() {}
+}
+
+/** fastify's childLoggerFactory: the request's logger made on first use (DeferredRequestLogger). */
+export function deferredChildLogger(this: unknown, logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+  const leveled = logger as Leveled;
+  if (typeof leveled.isLevelEnabled !== 'function' || Object.keys(options).length > 0) return logger.child(bindings, options);
+  return new DeferredRequestLogger(leveled, bindings) as unknown as FastifyBaseLogger;
 }

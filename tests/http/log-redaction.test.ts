@@ -14,7 +14,7 @@ const t = useTestApp();
 
 type Line = Record<string, unknown> & { msg?: string; level?: number };
 
-function capture() {
+function capture(level = 'info') {
   const lines: Line[] = [];
   const text: string[] = [];
   const stream = new Writable({
@@ -26,12 +26,12 @@ function capture() {
       done();
     },
   });
-  return { lines, text, logger: pino({ level: 'info' }, stream) };
+  return { lines, text, logger: pino({ level }, stream) };
 }
 
 /** A server on the same deps whose every log line the test reads. */
-async function serverWithLog() {
-  const { lines, text, logger } = capture();
+async function serverWithLog(level = 'info') {
+  const { lines, text, logger } = capture(level);
   const app = await buildServer(t.deps, { loggerInstance: logger });
   return { app, lines, text };
 }
@@ -64,6 +64,35 @@ describe('a database error is logged without its SQL parameters or statement', (
       const err = JSON.stringify(faults[0]!.err);
       expect(err).toContain('22P02');
       expect(err).toMatch(/at /);
+    } finally {
+      t.deps.faults = undefined;
+      await app.close();
+    }
+  });
+
+  it('at warn, a request writes only its failure, and that line still carries its request id', async () => {
+    const org = await createTestOrganization(t.db);
+    const { app, lines } = await serverWithLog('warn');
+    t.deps.faults = {
+      beforeCommit: async ({ db }) => {
+        await db.execute(sql`select 'x'::uuid`);
+      },
+    };
+    try {
+      const ok = await app.inject({ method: 'GET', url: '/v1/receivables/customers', headers: { ...bearer(org.owner.apiKey), 'x-request-id': 'req-warn-ok' } });
+      expect(ok.statusCode).toBe(200);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/expenses/claims',
+        headers: { ...bearer(org.owner.apiKey), 'content-type': 'application/json', 'idempotency-key': randomUUID(), 'x-request-id': 'req-warn-fault' },
+        payload: JSON.stringify({ title: 'Client visit' }),
+      });
+      expectProblem(res, 500, 'internal');
+      expect(lines.filter((l) => (l.level ?? 0) < 40)).toEqual([]);
+      expect(lines.some((l) => l.reqId === 'req-warn-ok')).toBe(false);
+      const faults = lines.filter((l) => l.level === 50);
+      expect(faults).toHaveLength(1);
+      expect(faults[0]).toMatchObject({ reqId: 'req-warn-fault', requestId: 'req-warn-fault', msg: 'request failed' });
     } finally {
       t.deps.faults = undefined;
       await app.close();

@@ -11,7 +11,7 @@ import { insertJobNoLaterThan } from '../../db/queries/jobs';
 import { AppError } from '../../lib/errors';
 import type { ServiceContext } from '../context';
 import type { TakenStep } from '../workflow/take-transition';
-import type { RecordFacts } from '../workflow/transitions';
+import { exitsOf, type RecordFacts } from '../workflow/transitions';
 import type { WorkflowDefinition } from '../workflow/types';
 import { findEinvoiceRow } from './settings';
 
@@ -101,8 +101,9 @@ export async function cancelRefusal(ctx: ServiceContext, doc: DocumentRow, einvo
  * evaluated for available_transitions and the act alike.
  */
 export async function einvoiceCancelFacts(ctx: ServiceContext, doc: DocumentRow, def: WorkflowDefinition, facts: RecordFacts): Promise<void> {
-  const cancels = def.transitions.filter((t) => t.from === doc.state && !t.system && def.states.find((s) => s.key === t.to)?.semantic === 'cancelled');
-  if (!cancels.length || doc.reference === null) return;
+  if (doc.reference === null) return;
+  const cancels = exitsOf(def, doc.state).shown.filter((t) => def.states.find((s) => s.key === t.to)?.semantic === 'cancelled');
+  if (!cancels.length) return;
   const current = await findCurrentEinvoice(ctx.db, { organizationId: ctx.principal.organizationId, documentId: doc.id });
   if (!current || current.state !== 'valid') return;
   const why = await cancelRefusal(ctx, doc, current);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client';
 import {
   deleteExpiredIdempotencyKeysOfAllOrganizations,
@@ -6,6 +5,7 @@ import {
   upsertIdempotencyKey,
 } from '../../db/queries/idempotency';
 import { canonicalJson } from '../../lib/canonical-json';
+import { sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { Principal } from '../access/principal';
 
@@ -53,7 +53,7 @@ export { canonicalJson };
  * /v1, /trpc and in-process), and the input, which carries the path parameters merged with the body.
  */
 export function requestFingerprint(req: { method: string; route: string; input: unknown }): string {
-  return createHash('sha256').update(`${req.method.toUpperCase()}\n${req.route}\n${canonicalJson(req.input ?? null)}`).digest('hex');
+  return sha256Hex(`${req.method.toUpperCase()}\n${req.route}\n${canonicalJson(req.input ?? null)}`);
 }
 
 /** The namespace of a caller's keys: the API key itself, or the session's member (all their sessions). */

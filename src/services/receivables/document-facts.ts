@@ -7,8 +7,8 @@ import { cachedEinvoicingEnabled } from '../org-config-cache';
 import { findAllocations, findDocumentRow, findTimeline, issuedCreditsAgainst, type DocumentRow } from '../../db/queries/receivable-documents';
 import { Dec, formatAmount } from '../../lib/money';
 import type { ServiceContext } from '../context';
-import { stateOf, type RecordFacts } from '../workflow/transitions';
-import type { TransitionCondition, WorkflowDefinition } from '../workflow/types';
+import { exitsOf, stateOf, type RecordFacts } from '../workflow/transitions';
+import type { TransitionDefinition, WorkflowDefinition } from '../workflow/types';
 import { countsTowardBalance } from './allocations';
 import { notReady, documentPreflight } from '../einvoicing/readiness';
 import { einvoiceCancelFacts } from '../einvoicing/outbox';
@@ -45,8 +45,7 @@ export async function receivableFacts(
   read?: { timeline: Awaited<ReturnType<typeof findTimeline>>; allocations: Awaited<ReturnType<typeof findAllocations>> },
 ): Promise<RecordFacts> {
   const organizationId = ctx.principal.organizationId;
-  const exits = def.transitions.filter((t) => t.from === doc.state);
-  const named = new Set<TransitionCondition>(exits.flatMap((t) => t.conditions ?? []));
+  const { all: exits, conditions: named } = exitsOf(def, doc.state);
   const facts: RecordFacts = { state: doc.state, reporterMemberId: doc.preparedBy, unmet: {} };
 
   if (exits.some((t) => t.not_raiser)) {
@@ -78,7 +77,7 @@ export async function receivableFacts(
  * whatever the stored workflow names: blocked edges are shown not allowed, and taking one is 422
  * `einvoice_not_ready` with the problems (services/einvoicing/readiness.ts).
  */
-async function einvoiceReadiness(ctx: ServiceContext, doc: DocumentRow, def: WorkflowDefinition, exits: WorkflowDefinition['transitions'], facts: RecordFacts, original?: DocumentRow) {
+async function einvoiceReadiness(ctx: ServiceContext, doc: DocumentRow, def: WorkflowDefinition, exits: readonly TransitionDefinition[], facts: RecordFacts, original?: DocumentRow) {
   if (stateOf(def, doc.state).semantic !== 'draft') return;
   const issuing = exits.filter((t) => stateOf(def, t.to).semantic === 'accrual');
   if (!issuing.length || !(await cachedEinvoicingEnabled(ctx))) return;

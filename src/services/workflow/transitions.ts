@@ -70,42 +70,41 @@ const NOT_REPORTER = 'Only the member who prepared or filed the record may take 
 
 /** One exit of the current state for this actor. */
 export function describeTransition(t: TransitionDefinition, record: RecordFacts, actor: Actor): TransitionDescriptor {
-  const base = { action_key: t.action_key, to: t.to, gate: t.gate, labels: t.labels, requires_reason: Boolean(t.requires_reason) };
   const isReporter = actor.memberId === record.reporterMemberId;
   let verdict: TransitionDescriptor;
   switch (t.gate) {
     case 'reporter':
-      verdict = isReporter ? { ...base, allowed: true } : { ...base, allowed: false, refusal: { code: 'not_reporter', detail: NOT_REPORTER } };
+      verdict = isReporter ? descriptor(t, true) : refused(t, { code: 'not_reporter', detail: NOT_REPORTER });
       break;
     case 'advance':
       if (t.signs) {
-        verdict = signingVerdict(base, record.signing);
+        verdict = signingVerdict(t, record.signing);
         break;
       }
       if (t.signoff_authority) {
         const raiser = Boolean(t.not_raiser && record.raiserMemberId && record.raiserMemberId === actor.memberId);
-        if (raiser) verdict = { ...base, allowed: false, refusal: { code: 'dispute_raiser', detail: DISPUTE_RAISER } };
-        else verdict = { ...base, allowed: Boolean(authorityFor(t, record)) };
+        verdict = raiser ? refused(t, { code: 'dispute_raiser', detail: DISPUTE_RAISER }) : descriptor(t, Boolean(authorityFor(t, record)));
         break;
       }
-      verdict = { ...base, allowed: Boolean(record.stepComplete) };
+      verdict = descriptor(t, Boolean(record.stepComplete));
       break;
     case 'target':
     case 'source': {
       const hasAuthority = (!t.authority || actor.permissions.has(t.authority)) && (!t.signoff_authority || Boolean(authorityFor(t, record)));
-      if (!hasAuthority) return { ...base, allowed: false };
+      if (!hasAuthority) return descriptor(t, false);
       const selfApproval = Boolean(t.segregated && isReporter);
       const raiser = Boolean(t.not_raiser && record.raiserMemberId && record.raiserMemberId === actor.memberId);
       if (selfApproval || raiser) {
         // The sole-owner exception: the organization's one active member may decide their own record,
         // but only with a recorded reason (nobody else could ever take the edge).
         if (actor.isSoleActiveMember && record.soleOwnerException !== false) {
-          verdict = { ...base, allowed: true, requires_reason: true, sole_owner_exception: true };
+          verdict = descriptor(t, true, true);
+          verdict.sole_owner_exception = true;
         } else {
-          verdict = { ...base, allowed: false, refusal: selfApproval ? { code: 'self_approval', detail: SELF_APPROVAL } : { code: 'dispute_raiser', detail: DISPUTE_RAISER } };
+          verdict = refused(t, selfApproval ? { code: 'self_approval', detail: SELF_APPROVAL } : { code: 'dispute_raiser', detail: DISPUTE_RAISER });
         }
       } else {
-        verdict = { ...base, allowed: true };
+        verdict = descriptor(t, true);
       }
       break;
     }
@@ -113,12 +112,35 @@ export function describeTransition(t: TransitionDefinition, record: RecordFacts,
   // The record's own conditions: checked once the caller may take the edge, so a caller without
   // authority learns nothing about the record from the answer.
   if (verdict.allowed) {
-    for (const c of [...(t.conditions ?? []), ...(record.impliedConditions?.[t.action_key] ?? [])]) {
-      const why = record.unmet?.[c];
-      if (why !== undefined) return { ...base, allowed: false, blocked: { condition: c, detail: why } };
+    const blocked = firstUnmet(t.conditions, record) ?? firstUnmet(record.impliedConditions?.[t.action_key], record);
+    if (blocked) {
+      const answer = descriptor(t, false);
+      answer.blocked = blocked;
+      return answer;
     }
   }
   return verdict;
+}
+
+/** An exit's descriptor before the verdict's extras (one shape for every exit). */
+function descriptor(t: TransitionDefinition, allowed: boolean, requiresReason = Boolean(t.requires_reason)): TransitionDescriptor {
+  return { action_key: t.action_key, to: t.to, gate: t.gate, labels: t.labels, requires_reason: requiresReason, allowed };
+}
+
+function refused(t: TransitionDefinition, refusal: { code: RefusalCode; detail: string }): TransitionDescriptor {
+  const answer = descriptor(t, false);
+  answer.refusal = refusal;
+  return answer;
+}
+
+/** The first of these conditions the record does not meet, with why. */
+function firstUnmet(conditions: readonly TransitionCondition[] | undefined, record: RecordFacts): { condition: TransitionCondition; detail: string } | undefined {
+  if (!conditions || !record.unmet) return undefined;
+  for (const c of conditions) {
+    const why = record.unmet[c];
+    if (why !== undefined) return { condition: c, detail: why };
+  }
+  return undefined;
 }
 
 /** The actor's authority on an edge whose authority comes from the sign-off step. */
@@ -127,13 +149,18 @@ export function authorityFor(t: TransitionDefinition, record: RecordFacts): Auth
 }
 
 /** A sign-off edge: allowed when the actor may sign at least one share now. */
-function signingVerdict(base: Omit<TransitionDescriptor, 'allowed'>, signing: SigningFacts | undefined): TransitionDescriptor {
-  const gaps = signing?.gaps.length ? { gaps: signing.gaps } : {};
+function signingVerdict(t: TransitionDefinition, signing: SigningFacts | undefined): TransitionDescriptor {
   if (!signing || signing.signs.length === 0) {
-    return { ...base, allowed: false, ...gaps, ...(signing?.refusal ? { refusal: signing.refusal } : {}) };
+    const answer = descriptor(t, false);
+    if (signing?.gaps.length) answer.gaps = signing.gaps;
+    if (signing?.refusal) answer.refusal = signing.refusal;
+    return answer;
   }
-  const exception = signing.soleOwnerException ? { requires_reason: true, sole_owner_exception: true } : {};
-  return { ...base, allowed: true, ...exception, ...gaps, signs: signing.signs };
+  const answer = signing.soleOwnerException ? descriptor(t, true, true) : descriptor(t, true);
+  if (signing.soleOwnerException) answer.sole_owner_exception = true;
+  if (signing.gaps.length) answer.gaps = signing.gaps;
+  answer.signs = signing.signs;
+  return answer;
 }
 
 /**
@@ -141,5 +168,36 @@ function signingVerdict(base: Omit<TransitionDescriptor, 'allowed'>, signing: Si
  * Clients render actions from this and never evaluate gates themselves.
  */
 export function availableTransitions(def: WorkflowDefinition, record: RecordFacts, actor: Actor): TransitionDescriptor[] {
-  return def.transitions.filter((t) => t.from === record.state && !t.system).map((t) => describeTransition(t, record, actor));
+  return exitsOf(def, record.state).shown.map((t) => describeTransition(t, record, actor));
+}
+
+/** A state's exits in a definition, and what the facts about a record in that state depend on. */
+export interface StateExits {
+  /** Every exit, system edges included, in the definition's order. */
+  all: readonly TransitionDefinition[];
+  /** The exits a person may be shown (not system edges). */
+  shown: readonly TransitionDefinition[];
+  /** Every condition an exit names. */
+  conditions: ReadonlySet<TransitionCondition>;
+}
+
+const exitIndex = new WeakMap<WorkflowDefinition, Map<string, StateExits>>();
+
+/**
+ * The exits of a state, worked out once per definition object: a loaded definition is never changed
+ * (an edited workflow is a new definition), and hot reads evaluate the same one for every request.
+ */
+export function exitsOf(def: WorkflowDefinition, state: string): StateExits {
+  let byState = exitIndex.get(def);
+  if (!byState) {
+    byState = new Map();
+    exitIndex.set(def, byState);
+  }
+  let exits = byState.get(state);
+  if (!exits) {
+    const all = def.transitions.filter((t) => t.from === state);
+    exits = { all, shown: all.filter((t) => !t.system), conditions: new Set(all.flatMap((t) => t.conditions ?? [])) };
+    byState.set(state, exits);
+  }
+  return exits;
 }
