@@ -2,7 +2,7 @@
  * What every input value must be before a schema or the database sees it (DESIGN section 6: 400
  * naming the field): text the database can store and that is what was sent (no NUL, no lone
  * surrogate), no key that names an object's prototype, nested at most MAX_NESTING deep. Pure; the
- * HTTP edge (routers/body-parser.ts) and the procedure pipeline (routers/input-guard.ts) call it.
+ * HTTP edge (routers/body-parser.ts) and the procedure pipeline (routers/trpc.ts, checkedInput) call it.
  */
 
 /** The deepest nesting of arrays and objects a request may carry (the input's top level is 1). */
@@ -27,49 +27,71 @@ export interface InputFault {
   detail: string;
 }
 
-/**
- * The first fault in a parsed JSON value (strings, keys, nesting), walking without recursion so a
- * deep value cannot exhaust the stack.
- */
-export function findInputFault(value: unknown, maxNesting = MAX_NESTING): InputFault | undefined {
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
-  while (stack.length) {
-    const { value: v, path } = stack.pop()!;
-    if (typeof v === 'string') {
-      const fault = textFault(v);
-      if (fault) return { path, detail: fault };
-      continue;
-    }
-    if (v === null || typeof v !== 'object') continue;
-    if (path.length >= maxNesting) return { path, detail: `is nested too deep (at most ${maxNesting} levels of arrays and objects)` };
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: [...path, i] });
-      continue;
-    }
-    const keys = Object.keys(v);
-    for (const key of keys) {
-      if (PROTOTYPE_KEYS.has(key)) return { path: [...path, key], detail: 'is not a field this operation accepts' };
-      const fault = textFault(key);
-      if (fault) return { path: [...path, key], detail: `(a field name) ${fault}` };
-    }
-    for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (v as Record<string, unknown>)[keys[i]!], path: [...path, keys[i]!] });
-  }
-  return undefined;
+/** A fault found by checkedInput, thrown up the walk, which puts each level's key in front of its path. */
+class FaultAt {
+  constructor(
+    readonly path: (string | number)[],
+    readonly detail: string,
+  ) {}
 }
 
 /**
- * The value with every string and key in Unicode Normalization Form C, so two spellings of one name
- * (a precomposed "é" and "e" with a combining accent) are one code, one name, one uniqueness key.
- * Only called on values findInputFault passed (bounded depth).
+ * A parsed JSON value checked and normalized in one walk: the first fault (strings, keys, nesting;
+ * an object's keys before anything inside it, then its values in order), or the value with every
+ * string and key in Unicode Normalization Form C, so two spellings of one name (a precomposed "é"
+ * and "e" with a combining accent) are one code, one name, one uniqueness key. Arrays and plain
+ * objects are copied; any other object is checked and kept as it is. The walk is at most
+ * `maxNesting` deep, so a deep value cannot exhaust the stack.
  */
-export function normalizeInput<T>(value: T): T {
-  if (typeof value === 'string') return value.normalize('NFC') as T;
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => normalizeInput(v)) as T;
-  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k.normalize('NFC')] = normalizeInput(v);
-  return out as T;
+export function checkedInput<T>(value: T, maxNesting = MAX_NESTING): { value: T; fault?: undefined } | { value?: undefined; fault: InputFault } {
+  try {
+    return { value: walk(value, 0, maxNesting, true) as T };
+  } catch (e) {
+    if (e instanceof FaultAt) return { fault: { path: e.path, detail: e.detail } };
+    throw e;
+  }
+}
+
+function walk(v: unknown, depth: number, maxNesting: number, copy: boolean): unknown {
+  if (typeof v === 'string') {
+    const fault = textFault(v);
+    if (fault) throw new FaultAt([], fault);
+    return copy ? v.normalize('NFC') : v;
+  }
+  if (v === null || typeof v !== 'object') return v;
+  if (depth >= maxNesting) throw new FaultAt([], `is nested too deep (at most ${maxNesting} levels of arrays and objects)`);
+  if (Array.isArray(v)) {
+    const out: unknown[] | undefined = copy ? new Array(v.length) : undefined;
+    for (let i = 0; i < v.length; i++) {
+      try {
+        const item = walk(v[i], depth + 1, maxNesting, copy);
+        if (out) out[i] = item;
+      } catch (e) {
+        if (e instanceof FaultAt) e.path.unshift(i);
+        throw e;
+      }
+    }
+    return out ?? v;
+  }
+  const keys = Object.keys(v);
+  for (const key of keys) {
+    if (PROTOTYPE_KEYS.has(key)) throw new FaultAt([key], 'is not a field this operation accepts');
+    const fault = textFault(key);
+    if (fault) throw new FaultAt([key], `(a field name) ${fault}`);
+  }
+  const proto = Object.getPrototypeOf(v);
+  const copied = copy && (proto === Object.prototype || proto === null);
+  const out: Record<string, unknown> | undefined = copied ? {} : undefined;
+  for (const key of keys) {
+    try {
+      const item = walk((v as Record<string, unknown>)[key], depth + 1, maxNesting, copied);
+      if (out) out[key.normalize('NFC')] = item;
+    } catch (e) {
+      if (e instanceof FaultAt) e.path.unshift(key);
+      throw e;
+    }
+  }
+  return out ?? v;
 }
 
 /**

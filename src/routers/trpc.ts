@@ -4,7 +4,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { AppError, pointerLabel } from '../lib/errors';
 import { problemFromError, type Problem } from '../lib/problem';
-import { findInputFault, normalizeInput } from '../lib/input-text';
+import { checkedInput } from '../lib/input-text';
 import { inputError, pointerFor } from '../lib/zod-errors';
 import type { Context } from './context';
 
@@ -85,12 +85,14 @@ const entry = t.middleware(async ({ next, meta, ctx, path, getRawInput }) => {
   } catch (cause) {
     throw convertFailure(getTRPCErrorFromUnknown(cause), undefined, { meta, ctx, path });
   }
-  const fault = findInputFault(raw);
-  if (fault) {
+  // One walk: the first fault, else the input normalized (lib/input-text.ts).
+  const checked = checkedInput(raw);
+  if (checked.fault) {
+    const { fault } = checked;
     const pointer = pointerFor(fault.path, locator(meta));
     throw new AppError('invalid_request', { detail: `${pointer ? pointerLabel(pointer) : 'input'} ${fault.detail}`, errors: [{ pointer, detail: fault.detail }] });
   }
-  const normalized = normalizeInput(raw);
+  const normalized = checked.value;
   const result = await next({ getRawInput: async () => normalized });
   if (result.ok) return result;
   throw convertFailure(result.error, raw, { meta, ctx, path });

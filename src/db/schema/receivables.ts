@@ -138,8 +138,11 @@ export const receivableDocuments = pgTable(
     index('receivable_documents_references_rest_trgm').using('gin', sql`substr((coalesce(${t.reference} || chr(31), '') || ${t.customerReference}), 2) gin_trgm_ops`),
     // Issued documents not created within a few days of their invoice date (openings; see offDate
     // in queries/receivable-document-list): an invoice-date range in creation order reads them apart.
+    // The columns after id are those the list filters on (range, kind, outstanding, group): the
+    // walk checks them on the index entries (an index-only scan) instead of fetching every opening
+    // newer than the range from the table (one month in 2022 at a million documents: 2,152 fetches).
     index('receivable_documents_org_created_off_date')
-      .on(t.organizationId, t.createdAt, t.id)
+      .on(t.organizationId, t.createdAt, t.id, t.invoiceDate, t.kind, t.outstanding, t.customerId)
       .where(
         sql`${t.issuedAt} is not null and (${t.createdAt} < ((${t.invoiceDate} - 4)::timestamp at time zone 'UTC') or ${t.createdAt} >= ((${t.invoiceDate} + 2)::timestamp at time zone 'UTC'))`,
       ),

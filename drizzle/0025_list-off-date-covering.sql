@@ -1,0 +1,5 @@
+-- The list's invoice-date ranges in creation order read openings (documents created away from their
+-- invoice date) from this partial index: with the columns the list filters on after its key, the walk
+-- checks them on the index entries instead of fetching each opening from the table (issue 13).
+DROP INDEX "receivable_documents_org_created_off_date";--> statement-breakpoint
+CREATE INDEX "receivable_documents_org_created_off_date" ON "receivable_documents" USING btree ("organization_id","created_at","id","invoice_date","kind","outstanding","customer_id") WHERE "receivable_documents"."issued_at" is not null and ("receivable_documents"."created_at" < (("receivable_documents"."invoice_date" - 4)::timestamp at time zone 'UTC') or "receivable_documents"."created_at" >= (("receivable_documents"."invoice_date" + 2)::timestamp at time zone 'UTC'));
