@@ -175,6 +175,22 @@ describe.skipIf(!onPostgres)('list plans on PostgreSQL', () => {
       }
     }
   });
+  it("group=only in creation order reads each group customer's next page from the customer index, never the creation walk", async () => {
+    for (const order of ['desc', 'asc'] as const) {
+      const after = await deepPosition('created_at', order);
+      for (const position of [undefined, after]) {
+        const all = await plan({ sort: 'created_at', order, filters: { group: 'only' }, after: position });
+        const label = `${order}${position ? ' (deep)' : ''}: ${all.map((n) => `${n['Node Type']} ${n['Index Name'] ?? ''} ${n['Actual Rows'] ?? ''}`).join(' / ')}`;
+        const scans = all.filter((n) => n['Relation Name'] === 'receivable_documents');
+        expect(scans.map((n) => n['Index Name']).filter((i) => i === 'receivable_documents_org_created'), label).toEqual([]);
+        const perCustomer = scans.filter((n) => n['Index Name'] === 'receivable_documents_org_customer_created');
+        expect(perCustomer.length, label).toBe(1);
+        // At most a page per group customer.
+        expect(perCustomer[0]!['Actual Rows']!, label).toBeLessThanOrEqual(26);
+      }
+    }
+  });
+
   it("a range's openings are filtered on the partial index's own entries, without reading the table", async () => {
     // Once vacuumed (the visibility map set, as autovacuum leaves a table at rest), the openings'
     // walk is an index-only scan: the range, kind, outstanding and group are checked on its entries.

@@ -320,6 +320,33 @@ function namedCustomersIds(db: Database, q: PageQuery): SQL {
 }
 
 /**
+ * group=only in creation order, without a range or q: the group's customers are few (a company's
+ * sister companies) and hold a small share of the documents, so walking the creation index from a
+ * cursor and fetching each row to test its customer reads many rows for a page (at a million
+ * documents, 1,314 for the page after 10,000). Per group customer, its next documents from the
+ * cursor on are read from the (organization, customer, created_at, id) index, stopped at the page
+ * size, and merged, as namedCustomersIds does for a customer name. Same rows, same order.
+ */
+function groupOnlyIds(db: Database, q: PageQuery): SQL {
+  const { where, orderBy } = listClauses({ ...q, filters: { ...q.filters, group: undefined } });
+  const perCustomer = db
+    .select({ id: d.id, createdAt: d.createdAt })
+    .from(d)
+    .where(and(where, sql`${d.customerId} = g.id`))
+    .orderBy(...orderBy)
+    .limit(q.take);
+  const dir = sql.raw(q.order);
+  // Each customer once (a customer mapped to the group twice would fill the page with copies).
+  const customers = sql`(select distinct u.id from unnest(${groupCustomerIdsSql(q.organizationId, q.today)}) as u(id)) g`;
+  return sql`select x.id from ${customers} cross join lateral (${perCustomer}) x order by x.created_at ${dir}, x.id ${dir} limit ${q.take}`;
+}
+
+/** Whether a page is read through groupOnlyIds. */
+function groupWalk(q: ListQuery): boolean {
+  return q.filters.group === 'only' && q.sort === 'created_at' && !hasRange(q.filters) && q.filters.q === undefined;
+}
+
+/**
  * The ids of a page (at most `take` per branch, in no particular order: the outer query sorts them),
  * for one part of q (or none without q).
  */
@@ -359,7 +386,9 @@ export function listDocumentsQuery(db: Database, q: ListQuery) {
       ? qPageWhere(db, q, termPatterns(q, q.filters.q))
       : creationRange
         ? and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array(${creationRangeIds(db, q)}))`)!
-        : plainWhere;
+        : groupWalk(q)
+          ? and(eq(d.organizationId, q.organizationId), sql`${d.id} = any(array(${groupOnlyIds(db, q)}))`)!
+          : plainWhere;
   // The project per row of the page (a lateral probe of its key): a join could hash all the
   // organization's projects for a page's 26 rows (the planner cannot tell how many ids a q page holds).
   const project = db
