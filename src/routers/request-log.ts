@@ -92,23 +92,27 @@ class DeferredRequestLogger {
     return this.#child.child(bindings, options);
   }
 
+  #log(level: Level, args: unknown[]) {
+    if (this.#logs(level)) (this.#child[level] as (...a: unknown[]) => void)(...args);
+  }
+
   fatal(...args: unknown[]) {
-    if (this.#logs('fatal')) (this.#child.fatal as (...a: unknown[]) => void)(...args);
+    this.#log('fatal', args);
   }
   error(...args: unknown[]) {
-    if (this.#logs('error')) (this.#child.error as (...a: unknown[]) => void)(...args);
+    this.#log('error', args);
   }
   warn(...args: unknown[]) {
-    if (this.#logs('warn')) (this.#child.warn as (...a: unknown[]) => void)(...args);
+    this.#log('warn', args);
   }
   info(...args: unknown[]) {
-    if (this.#logs('info')) (this.#child.info as (...a: unknown[]) => void)(...args);
+    this.#log('info', args);
   }
   debug(...args: unknown[]) {
-    if (this.#logs('debug')) (this.#child.debug as (...a: unknown[]) => void)(...args);
+    this.#log('debug', args);
   }
   trace(...args: unknown[]) {
-    if (this.#logs('trace')) (this.#child.trace as (...a: unknown[]) => void)(...args);
+    this.#log('trace', args);
   }
   silent() {}
 }

@@ -304,17 +304,7 @@ function creationRangeIds(db: Database, q: PageQuery): SQL {
  * never by walking the sort's index, which finds no end when they have none in the filters.
  */
 function namedCustomersIds(db: Database, q: PageQuery): SQL {
-  if (q.sort === 'created_at' && !hasRange(q.filters)) {
-    const { where, orderBy } = listClauses({ ...q, filters: { ...q.filters, q: undefined } });
-    const perCustomer = db
-      .select({ id: d.id, createdAt: d.createdAt })
-      .from(d)
-      .where(and(where, sql`${d.customerId} = nc.id`))
-      .orderBy(...orderBy)
-      .limit(q.take);
-    const dir = sql.raw(q.order);
-    return sql`select x.id from nc cross join lateral (${perCustomer}) x order by x.created_at ${dir}, x.id ${dir} limit ${q.take}`;
-  }
+  if (q.sort === 'created_at' && !hasRange(q.filters)) return mergedByCustomer(db, { ...q, filters: { ...q.filters, q: undefined } }, sql`nc`);
   const { where, orderBy } = listClauses({ ...q, search: 'names', unordered: true });
   return sql`${db.select({ id: d.id }).from(d).where(where).orderBy(...orderBy).limit(q.take)}`;
 }
@@ -328,17 +318,26 @@ function namedCustomersIds(db: Database, q: PageQuery): SQL {
  * size, and merged, as namedCustomersIds does for a customer name. Same rows, same order.
  */
 function groupOnlyIds(db: Database, q: PageQuery): SQL {
-  const { where, orderBy } = listClauses({ ...q, filters: { ...q.filters, group: undefined } });
+  // Each customer once (a customer mapped to the group twice would fill the page with copies).
+  const customers = sql`(select distinct u.id from unnest(${groupCustomerIdsSql(q.organizationId, q.today)}) as u(id))`;
+  return mergedByCustomer(db, { ...q, filters: { ...q.filters, group: undefined } }, customers);
+}
+
+/**
+ * In creation order, per customer of `customers` (a relation with an `id` column, each customer
+ * once) its next documents matching `q` from the cursor on, read from the (organization, customer,
+ * created_at, id) index and stopped at the page size, then merged and cut to the page.
+ */
+function mergedByCustomer(db: Database, q: PageQuery, customers: SQL): SQL {
+  const { where, orderBy } = listClauses(q);
   const perCustomer = db
     .select({ id: d.id, createdAt: d.createdAt })
     .from(d)
-    .where(and(where, sql`${d.customerId} = g.id`))
+    .where(and(where, sql`${d.customerId} = pc.id`))
     .orderBy(...orderBy)
     .limit(q.take);
   const dir = sql.raw(q.order);
-  // Each customer once (a customer mapped to the group twice would fill the page with copies).
-  const customers = sql`(select distinct u.id from unnest(${groupCustomerIdsSql(q.organizationId, q.today)}) as u(id)) g`;
-  return sql`select x.id from ${customers} cross join lateral (${perCustomer}) x order by x.created_at ${dir}, x.id ${dir} limit ${q.take}`;
+  return sql`select x.id from ${customers} as pc cross join lateral (${perCustomer}) x order by x.created_at ${dir}, x.id ${dir} limit ${q.take}`;
 }
 
 /** Whether a page is read through groupOnlyIds. */
