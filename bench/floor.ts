@@ -43,6 +43,7 @@ import { createApiKey, rolePermissions } from '../src/services/access/admin';
 import { createRateLimits } from '../src/services/rate-limit/limits';
 import '../src/services/register';
 import { encode, type FloorPlan, type ParamRole, type PlannedStatement, type RoutePlan } from './floor-plan';
+import { median } from './stats';
 
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_floor';
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -559,14 +560,6 @@ async function main() {
   process.stdout.write(failures.length ? `\nSUMMARY: ${failures.length} FAIL (${failures.join(', ')})\n` : '\nSUMMARY: all PASS\n');
   if (showSql) process.stdout.write(`\nStatements of one warm request per scenario (what the floor runs):\n\n${sqlShown.join('\n')}\n`);
   await handle.close();
-}
-
-/** The median (of an even count, the mean of the middle two). */
-function median(values: number[]): number {
-  if (!values.length) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 interface Run {

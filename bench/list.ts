@@ -21,6 +21,7 @@ import { createApiKey, rolePermissions } from '../src/services/access/admin';
 import { createRateLimits } from '../src/services/rate-limit/limits';
 import '../src/services/register';
 import { seedListOrganization } from './seed-list';
+import { median } from './stats';
 
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_list';
 const documents = Number(process.env.BENCH_DOCUMENTS ?? 1_000_000);
@@ -31,11 +32,6 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const FLOOR_FACTOR = 2;
 const Q_CEILING_MS = 30;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 const orgName = `Bench list ${documents}`;
 /** 10,000 at a million documents; less on a small trial run so that filtered walks still reach it. */

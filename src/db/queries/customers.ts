@@ -32,6 +32,11 @@ export function isGroupCompanySql(organizationIdColumn: string, customerIdColumn
   return sql<boolean>`exists (select 1 from ${groupMappingsFromSql(organizationId, today)} and m.customer_id = ${customerId})`;
 }
 
+/** The same customers as a relation with an `id` column, each customer once (to read something per customer). */
+export function groupCustomersSql(organizationId: string, today: string): SQL {
+  return sql`(select distinct m.customer_id as id from ${groupMappingsFromSql(organizationId, today)})`;
+}
+
 /** Customers of the organization mapped, as at `today`, to another company of its group: one InitPlan per statement. */
 export function groupCustomerIdsSql(organizationId: string, today: string): SQL {
   return sql`array(select m.customer_id from ${groupMappingsFromSql(organizationId, today)})`;

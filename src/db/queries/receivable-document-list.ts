@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { executePrepared, queryRows, withCompiledRowMapping, type Database } from '../client';
 import { analyticAccounts, receivableDocuments as d, type DocumentKind } from '../schema';
 import { attachmentIdsColumn, decodeAttachmentIds } from './files';
-import { groupCustomerIdsSql, isGroupCompanySql } from './customers';
+import { groupCustomerIdsSql, groupCustomersSql, isGroupCompanySql } from './customers';
 
 /**
  * The receivables list: keyset pagination over (sort key, id), every filter in the same statement.
@@ -319,8 +319,7 @@ function namedCustomersIds(db: Database, q: PageQuery): SQL {
  */
 function groupOnlyIds(db: Database, q: PageQuery): SQL {
   // Each customer once (a customer mapped to the group twice would fill the page with copies).
-  const customers = sql`(select distinct u.id from unnest(${groupCustomerIdsSql(q.organizationId, q.today)}) as u(id))`;
-  return mergedByCustomer(db, { ...q, filters: { ...q.filters, group: undefined } }, customers);
+  return mergedByCustomer(db, { ...q, filters: { ...q.filters, group: undefined } }, groupCustomersSql(q.organizationId, q.today));
 }
 
 /**
