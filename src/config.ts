@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseNetworkList } from './integrations/outbound/networks';
 import { derivedDevelopmentKey, parseKey } from './lib/secret-box';
 
 const schema = z.object({
@@ -91,6 +92,22 @@ const schema = z.object({
   MYINVOIS_SIMULATOR: z.enum(['auto', 'on', 'off']).default('auto'),
   /** Its port (another free one when taken). */
   MYINVOIS_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8765),
+  /**
+   * Internal networks outbound requests to tenant-configured addresses (the MyInvois base URL) may
+   * reach, comma-separated CIDRs (`10.20.0.0/16,fd00:1::/64`); unset: none (loopback, private,
+   * link-local, CGNAT, multicast and the other internal ranges are refused).
+   */
+  OUTBOUND_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const { networks, wrong } = parseNetworkList(v);
+      if (wrong.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `not an IPv4 or IPv6 network in CIDR form (e.g. 10.20.0.0/16): ${wrong.map((e) => JSON.stringify(e)).join(', ')}` });
+        return z.NEVER;
+      }
+      return networks;
+    }),
   /** Time limit of one request to MyInvois, in milliseconds. */
   MYINVOIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   /** How often this process looks for due background jobs, in milliseconds (0: this process runs no jobs). */

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import type { OutboundPolicy } from './integrations/outbound/guard';
 import type { RateLimits } from './services/rate-limit/limits';
 
 /** Test-only fault injection: hooks a test sets to make a request fail at a chosen point. */
@@ -22,6 +23,12 @@ export interface AppDeps {
   now: () => Date;
   /** Request limits per API key, per organization and per address (failed authentication). */
   rateLimits: RateLimits;
+  /**
+   * What outbound requests to tenant-configured addresses may reach: the operator's
+   * OUTBOUND_ALLOWED_NETWORKS plus the origins the process runs itself (the in-process MyInvois
+   * simulator). Unset: built from the configuration alone.
+   */
+  outbound?: OutboundPolicy;
   /** Never set in production. */
   faults?: FaultHooks;
 }

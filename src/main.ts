@@ -4,6 +4,7 @@ import closeWithGrace from 'close-with-grace';
 import { pino } from 'pino';
 import { loadConfig, payoutEncryptionKey } from './config';
 import { loggerOptions } from './lib/logging';
+import { outboundOf } from './services/einvoicing/build-client';
 import { startInProcessSimulator } from './services/einvoicing/in-process-simulator';
 import { openDatabase } from './db/client';
 import { startupFailureMessage } from './db/connection-errors';
@@ -31,8 +32,10 @@ async function main() {
   // The MyInvois simulator in the process: e-invoicing works offline, with no account at LHDN.
   const simulate = config.MYINVOIS_SIMULATOR === 'on' || (config.MYINVOIS_SIMULATOR === 'auto' && handle.kind === 'pglite');
   const simulator = simulate
-    ? await startInProcessSimulator({ db: handle.db, port: config.MYINVOIS_SIMULATOR_PORT, myinvois: { key: payoutEncryptionKey(config), timeoutMs: config.MYINVOIS_TIMEOUT_MS }, log })
+    ? await startInProcessSimulator({ db: handle.db, port: config.MYINVOIS_SIMULATOR_PORT, myinvois: { key: payoutEncryptionKey(config), timeoutMs: config.MYINVOIS_TIMEOUT_MS, outbound: outboundOf(deps) }, log })
     : undefined;
+  // Outbound requests may reach the operator's networks and, once started, the simulator of this process.
+  deps.outbound = simulator?.outbound ?? outboundOf(deps);
   let demo: { key?: string; customer?: string; owner?: { email: string; password: string }; file?: string } | undefined;
   const seed = config.SEED_DEMO ?? (handle.kind === 'pglite' ? 'true' : 'false');
   if (seed === 'true' && (await isDatabaseEmpty(handle.db))) {

@@ -1,4 +1,5 @@
 import { payoutEncryptionKey, type Config } from '../config';
+import { outboundOf } from '../services/einvoicing/build-client';
 import type { MyinvoisDeps } from '../services/einvoicing/connection';
 import { MYINVOIS_JOBS } from '../services/einvoicing/outbox';
 import { CHECK_CLAIM_LINES_JOB } from '../services/einvoicing/claim-line-checks';
@@ -34,6 +35,7 @@ type JobConfig = Pick<
   | 'ESCALATION_INTERVAL_SECONDS'
   | 'MYINVOIS_SWEEP_INTERVAL_SECONDS'
   | 'MYINVOIS_TIMEOUT_MS'
+  | 'OUTBOUND_ALLOWED_NETWORKS'
   | 'PAYOUT_ENCRYPTION_KEY'
   | 'DATA_DIR'
   | 'DATABASE_URL'
@@ -42,13 +44,13 @@ type JobConfig = Pick<
 const every = (seconds: number) => (seconds > 0 ? { everySeconds: seconds } : {});
 
 /** `myinvois`: test seams for the MyInvois jobs (an HTTP function that loses answers, a token cache). */
-export function buildJobRegistry(config: JobConfig, seams: { myinvois?: Omit<MyinvoisDeps, 'key'> } = {}): JobRegistry {
+export function buildJobRegistry(config: JobConfig, seams: { myinvois?: Partial<Omit<MyinvoisDeps, 'key'>> } = {}): JobRegistry {
   const registry = new JobRegistry();
   registry.register(JOB_KINDS.purgeIdempotencyKeys, purgeIdempotencyKeys, every(config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS));
   registry.register(JOB_KINDS.purgeLoginFailures, purgeLoginFailures(config.LOGIN_FAILURE_WINDOW_SECONDS), every(config.LOGIN_FAILURE_PURGE_INTERVAL_SECONDS));
   registry.register(JOB_KINDS.purgeFinishedJobs, purgeFinishedJobs(config.JOB_RETENTION_DAYS), every(86_400));
   // Unsigned claim sign-offs past the organization's working-day limit get their next hop.
   registry.register(JOB_KINDS.escalateSignoffs, async (ctx) => void (await escalateDueSignoffs(ctx.db, ctx.now)), every(config.ESCALATION_INTERVAL_SECONDS));
-  registerMyinvoisJobs(registry, { key: payoutEncryptionKey(config), timeoutMs: config.MYINVOIS_TIMEOUT_MS, ...seams.myinvois }, { sweepSeconds: config.MYINVOIS_SWEEP_INTERVAL_SECONDS });
+  registerMyinvoisJobs(registry, { key: payoutEncryptionKey(config), timeoutMs: config.MYINVOIS_TIMEOUT_MS, outbound: outboundOf({ config }), ...seams.myinvois }, { sweepSeconds: config.MYINVOIS_SWEEP_INTERVAL_SECONDS });
   return registry;
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import type { OutboundPolicy } from '../integrations/outbound/guard';
 import { JobRunner } from './runner';
 import { buildJobRegistry } from './standard-jobs';
 
@@ -9,12 +10,12 @@ import { buildJobRegistry } from './standard-jobs';
  * or no runner at all when that is 0 (a process that only answers requests). Tests build their own
  * JobRunner and call runOnce.
  */
-export function startJobRunner(deps: { db: Database; config: Config; log: Logger; now: () => Date }): JobRunner | undefined {
+export function startJobRunner(deps: { db: Database; config: Config; log: Logger; now: () => Date; outbound?: OutboundPolicy }): JobRunner | undefined {
   const { config } = deps;
   if (config.JOB_POLL_INTERVAL_MS === 0) return undefined;
   const runner = new JobRunner({
     db: deps.db,
-    registry: buildJobRegistry(config),
+    registry: buildJobRegistry(config, deps.outbound ? { myinvois: { outbound: deps.outbound } } : {}),
     log: deps.log.child({ component: 'jobs' }),
     clock: deps.now,
     batchSize: config.JOB_BATCH_SIZE,

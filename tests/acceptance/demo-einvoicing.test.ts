@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payoutEncryptionKey } from '../../src/config';
 import { seedDemo } from '../../src/demo/seed-demo';
+import { outboundOf } from '../../src/services/einvoicing/build-client';
 import { startInProcessSimulator, type InProcessSimulator } from '../../src/services/einvoicing/in-process-simulator';
 import { useTestApp } from '../helpers/app';
 
@@ -12,7 +13,7 @@ import { useTestApp } from '../helpers/app';
 const t = useTestApp();
 let sim: InProcessSimulator;
 beforeAll(async () => {
-  sim = await startInProcessSimulator({ db: t.db, port: 0, myinvois: { key: payoutEncryptionKey(t.deps.config) }, log: t.deps.log });
+  sim = await startInProcessSimulator({ db: t.db, port: 0, myinvois: { key: payoutEncryptionKey(t.deps.config), outbound: outboundOf(t.deps) }, log: t.deps.log });
 });
 afterAll(async () => {
   await sim?.close();

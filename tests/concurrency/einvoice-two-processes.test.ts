@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/runner';
 import { buildJobRegistry } from '../../src/jobs/standard-jobs';
+import { outboundOf } from '../../src/services/einvoicing/build-client';
 import { submitDue } from '../../src/services/einvoicing/submission';
 import { payoutEncryptionKey } from '../../src/config';
 import { createTestApp, onPostgres, useTestApp, type TestApp } from '../helpers/app';
@@ -42,7 +43,8 @@ describe.skipIf(!onPostgres)('two processes submitting', () => {
     const more = [];
     for (let i = 0; i < 12; i++) more.push(await m.issue(w, await m.draft(w)));
     const key = payoutEncryptionKey(t.deps.config);
-    const [a, b] = await Promise.all([submitDue(t.db, w.org.id, m.now(), { key }), submitDue(second.db, w.org.id, m.now(), { key })]);
+    const outbound = outboundOf(t.deps);
+    const [a, b] = await Promise.all([submitDue(t.db, w.org.id, m.now(), { key, outbound }), submitDue(second.db, w.org.id, m.now(), { key, outbound })]);
     expect(a.submitted + b.submitted).toBe(12);
     for (const doc of more) expect(m.sim.control.submissionCount(doc.reference, w.clientId)).toBe(1);
     m.advance(15_000);

@@ -12,6 +12,13 @@ import '../../src/services/register';
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
+/**
+ * The tests' MyInvois simulators and local servers listen on 127.0.0.1: the test configuration
+ * allows that network explicitly (OUTBOUND_ALLOWED_NETWORKS), the guard itself is not weakened.
+ * Tests of the guard pass `OUTBOUND_ALLOWED_NETWORKS: ''`.
+ */
+export const TEST_OUTBOUND_NETWORKS = '127.0.0.1/32';
+
 export interface TestApp {
   deps: AppDeps;
   db: Database;
@@ -42,6 +49,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: { da
   const config = loadConfig({
     RATE_LIMIT_AUTH_FAILURES: '1000000',
     PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY,
+    OUTBOUND_ALLOWED_NETWORKS: TEST_OUTBOUND_NETWORKS,
     ...env,
     DATABASE_URL: url,
     LOG_LEVEL: 'silent',

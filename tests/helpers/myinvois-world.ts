@@ -39,7 +39,7 @@ export interface MyinvoisHarness {
   /** One batch of due jobs at the clock's time (repeated while a batch is full). */
   runJobs(): Promise<void>;
   /** The runner of another process on the same database (PostgreSQL tests). */
-  runner(seams?: Omit<MyinvoisDeps, 'key'>): JobRunner;
+  runner(seams?: Partial<Omit<MyinvoisDeps, 'key'>>): JobRunner;
   world(opts?: { version?: '1.0' | '1.1'; certificate?: { pem: string; private_key: string }; tin?: string }): Promise<MyinvoisWorld>;
   /** Issues a draft as the accountant (session, If-Match): the tRPC answer's document. */
   issue(w: MyinvoisWorld, doc: { id: string; revision: number }): Promise<any>;
@@ -50,7 +50,7 @@ export interface MyinvoisHarness {
   rows(documentId: string): Promise<(typeof einvoices.$inferSelect)[]>;
 }
 
-export function useMyinvois(t: TestApp, opts: { start?: string; seams?: Omit<MyinvoisDeps, 'key'>; rateLimits?: SimulatorOptions['rateLimits'] } = {}): MyinvoisHarness {
+export function useMyinvois(t: TestApp, opts: { start?: string; seams?: Partial<Omit<MyinvoisDeps, 'key'>>; rateLimits?: SimulatorOptions['rateLimits'] } = {}): MyinvoisHarness {
   let clock = new Date(opts.start ?? '2026-08-03T02:20:00Z');
   const sim = createSimulator({ clock: () => clock, validationDelayMs: 5_000, ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}) });
   const h = { sim, url: '' } as MyinvoisHarness;

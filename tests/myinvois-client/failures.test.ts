@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MyInvoisClient, MyInvoisError } from '../../src/integrations/myinvois/client';
 import { parseRetryAfter, readLhdnError } from '../../src/integrations/myinvois/client-errors';
-import { BUYER, minimalInvoice, startSimulator, SUPPLIER, toSubmit } from './helpers';
+import { BUYER, LOOPBACK_ALLOWED, minimalInvoice, startSimulator, SUPPLIER, toSubmit } from './helpers';
 
 let sim: Awaited<ReturnType<typeof startSimulator>> | undefined;
 afterEach(async () => {
@@ -58,7 +58,7 @@ describe('MyInvois client failures', () => {
   });
 
   it('answers a refused connection as transient', async () => {
-    const client = new MyInvoisClient({ apiBaseUrl: 'http://127.0.0.1:9', clientId: 'x', clientSecret: 'y', timeoutMs: 2_000 });
+    const client = new MyInvoisClient({ tenant: 'org-a', apiBaseUrl: 'http://127.0.0.1:9', clientId: 'x', clientSecret: 'y', timeoutMs: 2_000, outbound: LOOPBACK_ALLOWED });
     const error = await failure(client.validateTin('C1', 'BRN', '1'));
     expect(error).toMatchObject({ status: null, transient: true, operation: 'POST /connect/token' });
     expect(error.message).toMatch(/could not be reached/);
@@ -70,9 +70,11 @@ describe('MyInvois client failures', () => {
       if (String(input).endsWith('/connect/token')) return Response.json({ access_token: 't', token_type: 'Bearer', expires_in: 3600 });
       return new Response('<html>Service Unavailable</html>', { status: 503, headers: { 'retry-after': 'Mon, 03 Aug 2026 02:22:00 GMT' } });
     };
-    const client = new MyInvoisClient({ apiBaseUrl: 'https://lhdn.example', clientId: 'x', clientSecret: 'y', fetch: gateway, now: () => now });
+    const client = new MyInvoisClient({ tenant: 'org-a', apiBaseUrl: 'https://lhdn.example', clientId: 'x', clientSecret: 'y', fetch: gateway, now: () => now });
     const error = await failure(client.getDocumentDetails('ABC'));
-    expect(error).toMatchObject({ status: 503, code: null, transient: true, retryAfterSeconds: 120, details: '<html>Service Unavailable</html>' });
+    // The gateway's own page is not LHDN's error: neither kept nor shown.
+    expect(error).toMatchObject({ status: 503, code: null, transient: true, retryAfterSeconds: 120, details: null });
+    expect(error.message).not.toContain('html');
   });
 });
 

@@ -23,12 +23,16 @@ export interface MyInvoisErrorInit {
   cause?: unknown;
 }
 
+/**
+ * `message` is safe to show an invoice's readers (and to store as its last error): it is built from
+ * the status, the operation and LHDN's own error fields only, never from a raw answer body.
+ */
 export class MyInvoisError extends Error {
   /** The HTTP status, or null when no answer came (network error, timeout). */
   readonly status: number | null;
   /** LHDN's error code (`error.code`, `errorCode`, or OAuth's `error`), when it gave one. */
   readonly code: string | null;
-  /** LHDN's error object as answered (the `error` object of the API shape, else the whole body). */
+  /** LHDN's error object, its own fields only (code, message, target, details; or the validation shape's), each cut to 500 characters. */
   readonly details: unknown;
   /** From the Retry-After header (seconds or an HTTP date), when there was one. */
   readonly retryAfterSeconds: number | null;
@@ -58,7 +62,12 @@ export function parseRetryAfter(value: string | null, now: Date): number | null 
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+/** Longest text kept from one of LHDN's fields: an answer is not a place to store a page. */
+const MAX_FIELD = 500;
+/** Most entries kept of a `details` or `innerError` list, and how deep they nest. */
+const MAX_ITEMS = 50;
+const MAX_DEPTH = 3;
+const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.slice(0, MAX_FIELD) : null);
 
 /** The first message found in a `details` or `innerError` list. */
 function innerMessage(list: unknown): string | null {
@@ -71,23 +80,53 @@ function innerMessage(list: unknown): string | null {
   return null;
 }
 
-/** LHDN's code, message and error object in an error answer's body (parsed JSON or text). */
+/**
+ * Of an error object, the named fields it has: texts cut to 500 characters (anything else, null),
+ * the nested list (`details` or `innerError`) the same way, a few levels deep.
+ */
+function pick(error: Record<string, unknown>, fields: readonly string[], nested: string, depth = 0): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) if (field in error) out[field] = str(error[field]);
+  if (nested in error) {
+    const list = error[nested];
+    out[nested] = Array.isArray(list) && depth < MAX_DEPTH ? list.filter(isObject).slice(0, MAX_ITEMS).map((item) => pick(item, fields, nested, depth + 1)) : null;
+  }
+  return out;
+}
+
+/** LHDN's API error object `{code, message, target, details}`, its own fields only. */
+const apiShape = (error: Record<string, unknown>) => pick(error, ['code', 'message', 'target'], 'details');
+
+/** LHDN's validation error `{propertyName, propertyPath, errorCode, error, errorMS, innerError}`, its own fields only. */
+const validationShape = (error: Record<string, unknown>) => pick(error, ['propertyName', 'propertyPath', 'errorCode', 'error', 'errorMS'], 'innerError');
+
+/**
+ * LHDN's code, message and error object in an error answer's body (parsed JSON or text). Only LHDN's
+ * own error fields are kept, each cut to 500 characters: the answer may come from whatever server
+ * was configured, and its error is shown to the invoice's readers. A body that is not one of LHDN's
+ * shapes (text, HTML) gives nothing.
+ */
 export function readLhdnError(body: unknown): { code: string | null; message: string | null; details: unknown } {
-  if (!isObject(body)) return { code: null, message: str(body), details: body ?? null };
+  if (!isObject(body)) return { code: null, message: null, details: null };
   const error = body['error'];
   if (isObject(error)) {
     // The API shape; some answers nest the validation shape under `error` instead.
+    const validation = 'errorCode' in error && !('code' in error);
+    const details = validation ? validationShape(error) : apiShape(error);
     const code = str(error['code']) ?? str(error['errorCode']);
-    const message = str(error['message']) ?? str(error['error']) ?? innerMessage(error['details']) ?? innerMessage(error['innerError']);
-    return { code, message, details: error };
+    const message = str(error['message']) ?? str(error['error']) ?? innerMessage(details['details']) ?? innerMessage(details['innerError']);
+    return { code, message, details };
   }
   if (str(error) && !('errorCode' in body)) {
     // OAuth (token endpoint): `{error: 'invalid_client', error_description}`.
-    return { code: str(error), message: str(body['error_description']), details: body };
+    return { code: str(error), message: str(body['error_description']), details: { error: str(error), error_description: str(body['error_description']) } };
   }
   if ('errorCode' in body) {
-    return { code: str(body['errorCode']), message: str(body['error']) ?? innerMessage(body['innerError']), details: body };
+    const details = validationShape(body);
+    return { code: str(body['errorCode']), message: str(body['error']) ?? innerMessage(details['innerError']), details };
   }
   // ASP.NET problem details (`{title, status, errors}`), which LHDN's gateway answers to malformed requests.
-  return { code: str(body['code']), message: str(body['message']) ?? str(body['title']), details: body };
+  const code = str(body['code']);
+  const message = str(body['message']) ?? str(body['title']);
+  return { code, message, details: code || message ? { code, message } : null };
 }

@@ -1,10 +1,15 @@
 /**
- * MyInvois access tokens, kept per (API base URL, client id, on-behalf-of TIN): LHDN's tokens last an
+ * MyInvois access tokens, kept per (organization, API base URL, client id, on-behalf-of TIN, SHA-256 of
+ * the client secret): a token is only ever handed to the organization whose own credentials fetched
+ * it, so another organization naming the same client id (with any secret) never gets it and asks
+ * LHDN itself, which refuses a wrong secret. LHDN's tokens last an
  * hour and its token endpoint allows 12 requests a minute per client, so one token serves every job
  * until 5 minutes before it expires (a request may take that long to reach LHDN), and callers that
  * need one at the same moment share a single token request. Memory only: a token is never written
  * anywhere.
  */
+
+import { createHash } from 'node:crypto';
 
 export interface CachedToken {
   accessToken: string;
@@ -19,8 +24,9 @@ export class TokenCache {
   private readonly tokens = new Map<string, CachedToken>();
   private readonly inFlight = new Map<string, Promise<CachedToken>>();
 
-  static key(apiBaseUrl: string, clientId: string, onBehalfOf?: string | null): string {
-    return JSON.stringify([apiBaseUrl.replace(/\/+$/, ''), clientId, onBehalfOf ?? null]);
+  static key(scope: { tenant: string; apiBaseUrl: string; clientId: string; clientSecret: string; onBehalfOf?: string | null | undefined }): string {
+    const secret = createHash('sha256').update(scope.clientSecret, 'utf8').digest('hex');
+    return JSON.stringify([scope.tenant, scope.apiBaseUrl.replace(/\/+$/, ''), scope.clientId, scope.onBehalfOf ?? null, secret]);
   }
 
   /** A token good at `now`, else the one being fetched, else a new one from `fetchToken`. */

@@ -5,11 +5,15 @@
  * under LHDN's field names. Every failure is one MyInvoisError saying whether it is transient and
  * how long LHDN asked to wait; retrying is the job layer's decision, so the only retry here is the
  * single one after a 401 with a fresh token. No database here, and never a secret or token in an
- * error or a log line.
+ * error or a log line. Every request goes through the outbound guard (src/integrations/outbound:
+ * no internal address unless allowed, checked at connect time), is never redirected (a 3xx is a
+ * MyInvoisError), and reads at most 512 KiB of an answer. A MyInvoisError's message is built from
+ * LHDN's own error fields only (never the raw body), so it is safe to show an invoice's readers.
  */
 import { batchDocuments, envelopeBody, type DocumentToSubmit } from './client-batch';
 import { MyInvoisError, parseRetryAfter, readLhdnError } from './client-errors';
 import { defaultTokenCache, TokenCache, type CachedToken } from './client-tokens';
+import { AnswerTooLarge, DEFAULT_MAX_ANSWER_BYTES, outboundFetch, OutboundRefused, readBounded, STRICT_POLICY, type FetchLike, type OutboundPolicy } from '../outbound';
 import type {
   DocumentDetails,
   DocumentRaw,
@@ -30,6 +34,8 @@ export type { CachedToken } from './client-tokens';
 export type * from './client-types';
 
 export interface MyInvoisClientOptions {
+  /** Whose credentials these are (the organization id): tokens are cached per tenant and per secret. */
+  tenant: string;
   /** E.g. https://preprod-api.myinvois.hasil.gov.my; the identity service (/connect/token) is on the same host. */
   apiBaseUrl: string;
   clientId: string;
@@ -38,7 +44,12 @@ export interface MyInvoisClientOptions {
   onBehalfOf?: string;
   /** Per request, answer body included (default 30 s). */
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** Which internal addresses may be reached (none by default); used unless `fetch` is given. */
+  outbound?: OutboundPolicy;
+  /** A test seam replacing the guarded HTTP function. */
+  fetch?: FetchLike;
+  /** The largest answer read (512 KiB by default); a longer one is a transient MyInvoisError. */
+  maxAnswerBytes?: number;
   tokens?: TokenCache;
   /** The clock for token expiry and Retry-After dates. */
   now?: () => Date;
@@ -89,7 +100,8 @@ function normaliseOverallStatus(value: unknown): SubmissionStatus {
 export class MyInvoisClient {
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
-  private readonly fetchFn: typeof fetch;
+  private readonly fetchFn: FetchLike;
+  private readonly maxAnswerBytes: number;
   private readonly tokens: TokenCache;
   private readonly tokenKey: string;
   private readonly now: () => Date;
@@ -97,9 +109,10 @@ export class MyInvoisClient {
   constructor(private readonly options: MyInvoisClientOptions) {
     this.baseUrl = options.apiBaseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.fetchFn = options.fetch ?? globalThis.fetch;
+    this.fetchFn = options.fetch ?? outboundFetch(options.outbound ?? STRICT_POLICY);
+    this.maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     this.tokens = options.tokens ?? defaultTokenCache;
-    this.tokenKey = TokenCache.key(this.baseUrl, options.clientId, options.onBehalfOf);
+    this.tokenKey = TokenCache.key({ tenant: options.tenant, apiBaseUrl: this.baseUrl, clientId: options.clientId, clientSecret: options.clientSecret, onBehalfOf: options.onBehalfOf });
     this.now = options.now ?? (() => new Date());
   }
 
@@ -190,6 +203,16 @@ export class MyInvoisClient {
     return answer.status !== 404;
   }
 
+  /**
+   * Asks LHDN for a new token with these credentials (never a cached one): whether MyInvois accepts
+   * them now. Throws the MyInvoisError of a refusal or of no answer.
+   */
+  async checkCredentials(): Promise<void> {
+    const token = await this.fetchToken();
+    // A good token is as good as one fetched by the next job: keep it for this tenant and secret.
+    await this.tokens.get(this.tokenKey, this.now(), async () => token);
+  }
+
   private async setState(uuid: string, status: 'cancelled' | 'rejected', reason: string): Promise<StateAnswer> {
     const answer = await this.api('PUT', `/api/v1.0/documents/state/${segment(uuid)}/state`, { body: JSON.stringify({ status, reason }) });
     return this.object(answer) as unknown as StateAnswer;
@@ -246,25 +269,40 @@ export class MyInvoisClient {
   private async send(method: string, url: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
     const operation = `${method} ${path}`;
     const signal = AbortSignal.timeout(this.timeoutMs);
+    let response: Response;
+    let text: string;
     try {
-      const response = await this.fetchFn(`${this.baseUrl}${url}`, { method, headers, body: body ?? null, signal });
-      const text = await response.text();
-      let parsed: unknown = null;
-      if (text.trim() !== '') {
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = text;
-        }
+      response = await this.fetchFn(`${this.baseUrl}${url}`, { method, headers, body: body ?? null, signal, redirect: 'manual' });
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel().catch(() => undefined);
+        // Never followed: a redirect could take the secret or the token anywhere.
+        throw new MyInvoisError(`MyInvois answered a redirect (${response.status}) to ${operation}; redirects are not followed (check api_base_url)`, {
+          status: response.status, code: null, details: null, retryAfterSeconds: null, transient: false, operation,
+        });
       }
-      return { status: response.status, headers: response.headers, body: parsed, operation };
+      text = await readBounded(response, this.maxAnswerBytes);
     } catch (error) {
-      const timedOut = signal.aborted;
-      const reason = timedOut ? `did not answer within ${this.timeoutMs} ms` : `could not be reached (${error instanceof Error ? error.message : 'unknown error'})`;
+      if (error instanceof MyInvoisError) throw error;
+      const reason = signal.aborted
+        ? `did not answer within ${this.timeoutMs} ms`
+        : error instanceof AnswerTooLarge
+          ? `answered more than ${Math.round(this.maxAnswerBytes / 1024)} KiB (not read further)`
+          : error instanceof OutboundRefused
+            ? `may not be reached at this address: ${error.reason}`
+            : `could not be reached (${error instanceof Error ? error.message : 'unknown error'})`;
       throw new MyInvoisError(`MyInvois ${reason}: ${operation}`, {
         status: null, code: null, details: null, retryAfterSeconds: null, transient: true, operation, cause: error,
       });
     }
+    let parsed: unknown = null;
+    if (text.trim() !== '') {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    return { status: response.status, headers: response.headers, body: parsed, operation };
   }
 
   private failure(answer: Answer): MyInvoisError {
@@ -283,7 +321,7 @@ export class MyInvoisClient {
   private object(answer: Answer): Record<string, unknown> {
     if (typeof answer.body === 'object' && answer.body !== null && !Array.isArray(answer.body)) return answer.body as Record<string, unknown>;
     throw new MyInvoisError(`MyInvois answered ${answer.status} to ${answer.operation} without a JSON object`, {
-      status: answer.status, code: null, details: typeof answer.body === 'string' ? answer.body.slice(0, 500) : answer.body,
+      status: answer.status, code: null, details: null,
       retryAfterSeconds: null, transient: true, operation: answer.operation,
     });
   }

@@ -1,23 +1,17 @@
 /**
  * How the MyInvois jobs reach LHDN for one organization: its settings (environment, URLs, client
  * credentials unsealed with the server's key, the signing certificate for version 1.1) turned into a
- * client of src/integrations/myinvois/client.ts. Tokens are cached per client id across jobs.
+ * client of src/integrations/myinvois/client.ts. Tokens are cached per organization and secret across
+ * jobs; requests go through the outbound guard (deps.outbound).
  */
-import { MyInvoisClient, type TokenCache } from '../../integrations/myinvois/client';
+import type { MyInvoisClient } from '../../integrations/myinvois/client';
 import { credentialsFromPem, type SigningCredentials } from '../../integrations/myinvois/signature';
 import { open } from '../../lib/secret-box';
 import type { Database } from '../../db/client';
+import { buildClient, type MyinvoisDeps } from './build-client';
 import { einvoiceView, findEinvoiceRow } from './settings';
 
-/** What the jobs need from the server: the key secrets are sealed under, and test seams. */
-export interface MyinvoisDeps {
-  key: Buffer;
-  /** The HTTP function (tests wrap it to lose answers); global fetch by default. */
-  fetch?: typeof fetch;
-  /** Per-request time limit (30 s by default). */
-  timeoutMs?: number;
-  tokens?: TokenCache;
-}
+export type { MyinvoisDeps } from './build-client';
 
 export interface Connection {
   client: MyInvoisClient;
@@ -36,15 +30,7 @@ export async function connectionFor(db: Database, organizationId: string, deps: 
   const view = einvoiceView(row);
   if (!row.clientId || !row.clientSecretSealed) return { missing: 'the MyInvois client id and secret are not set (settings.einvoicing)' };
   const clientSecret = open(deps.key, row.clientSecretSealed, organizationId);
-  const client = new MyInvoisClient({
-    apiBaseUrl: view.api_base_url,
-    clientId: row.clientId,
-    clientSecret,
-    now: () => now,
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
-    ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
-    ...(deps.tokens ? { tokens: deps.tokens } : {}),
-  });
+  const client = buildClient(organizationId, { apiBaseUrl: view.api_base_url, clientId: row.clientId, clientSecret }, deps, () => now);
   const sealedCertificate = row.certificateSealed;
   return {
     client,

@@ -3,13 +3,16 @@
  * "The MyInvois simulator"): listens on MYINVOIS_SIMULATOR_PORT (another free port when that one is
  * taken), knows again, at every start, the ERP clients and taxpayers of the organizations whose
  * settings point at it (it keeps nothing between runs), and gives the demo seed its `settle` step.
- * The simulator holds no real secret; production configurations turn it off.
+ * The simulator holds no real secret; production configurations turn it off. Its own address is
+ * allowed by the service (`outbound`: the given policy plus this origin), never by the operator's
+ * OUTBOUND_ALLOWED_NETWORKS.
  */
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client';
 import { customers, einvoicingSettings, organizations } from '../../db/schema';
 import { createSimulator, type Simulator } from '../../integrations/myinvois/simulator';
+import { trustingOrigin, type OutboundPolicy } from '../../integrations/outbound';
 import { open } from '../../lib/secret-box';
 import type { DemoEinvoicing } from '../../demo/types';
 import type { MyinvoisDeps } from './connection';
@@ -20,6 +23,8 @@ export interface InProcessSimulator {
   simulator: Simulator;
   /** What the demo seed needs to e-invoice through it. */
   demo: DemoEinvoicing;
+  /** The outbound policy given, with this simulator's origin allowed: the process's from now on. */
+  outbound: OutboundPolicy;
   close(): Promise<void>;
 }
 
@@ -35,6 +40,8 @@ async function listen(sim: Simulator, port: number): Promise<string> {
 export async function startInProcessSimulator(opts: { db: Database; port: number; myinvois: MyinvoisDeps; log: Logger }): Promise<InProcessSimulator> {
   const simulator = createSimulator({ validationDelayMs: 2_000 });
   const url = await listen(simulator, opts.port);
+  const outbound = trustingOrigin(opts.myinvois.outbound, url);
+  const myinvois: MyinvoisDeps = { ...opts.myinvois, outbound };
   const { control } = simulator;
   await reintroduce(opts.db, simulator, url, opts.myinvois.key, opts.log);
   const demo: DemoEinvoicing = {
@@ -46,12 +53,12 @@ export async function startInProcessSimulator(opts: { db: Database; port: number
     },
     async settle(deps, organizationId, now) {
       const db = deps.db as Database;
-      await submitDue(db, organizationId, now, opts.myinvois);
+      await submitDue(db, organizationId, now, myinvois);
       control.validatePending();
-      await pollDue(db, organizationId, now, opts.myinvois, { dueBy: new Date(now.getTime() + POLL_DELAY_MS) });
+      await pollDue(db, organizationId, now, myinvois, { dueBy: new Date(now.getTime() + POLL_DELAY_MS) });
     },
   };
-  return { url, simulator, demo, close: () => simulator.app.close() };
+  return { url, simulator, demo, outbound, close: () => simulator.app.close() };
 }
 
 /**

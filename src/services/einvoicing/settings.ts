@@ -4,17 +4,27 @@
  * its key and passphrase) are sealed under the payout-channel key and never answered: the answer
  * says `client_secret_set` and gives the certificate's public facts. Turning e-invoicing on needs
  * the seller identity complete (422 listing what is missing). Changes are kept in the settings history.
+ * Where the secret goes is a person's decision: changing the environment or the API address needs a
+ * session (an API key: 403 person_required), clears the stored secret unless the same request gives
+ * it again, and the new address must pass the outbound guard (422 at /api_base_url). A seller TIN
+ * another organization already e-invoices under is claimed only with credentials MyInvois accepts.
  */
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { tinEinvoicedElsewhere } from '../../db/queries/einvoicing-settings';
 import { lockSetupScope } from '../../db/queries/keyset';
+import { MyInvoisError } from '../../integrations/myinvois/client';
+import { checkBaseUrl } from '../../integrations/outbound';
+import { AppError } from '../../lib/errors';
 import { einvoicingSettings } from '../../db/schema/einvoicing';
 import { Refusals } from '../../lib/refusals';
-import { seal } from '../../lib/secret-box';
+import { open, seal } from '../../lib/secret-box';
+import { isPerson } from '../access/principal';
 import type { ServiceContext } from '../context';
 import { checkRevision } from '../revision';
 import { recordSettingsChange } from '../settings/history';
 import { written } from '../settings/records';
+import { buildClient, type MyinvoisDeps } from './build-client';
 import { checkCertificate, type CertificateUpload } from './certificate';
 import { sellerPreflight } from './preflight';
 
@@ -66,6 +76,12 @@ export interface UpdateEinvoiceSettingsInput {
   version?: '1.0' | '1.1';
 }
 
+/** LHDN's own hosts (sandbox and production defaults): the service's constants, not a tenant's choice. */
+const LHDN_API_URLS = new Set([DEFAULT_URLS.sandbox.api_base_url, DEFAULT_URLS.production.api_base_url]);
+
+/** The credential check's own time limit: a save waits for it. */
+const CREDENTIAL_CHECK_TIMEOUT_MS = 10_000;
+
 function checkUrl(r: Refusals, value: string | null | undefined, pointer: string) {
   if (value === undefined || value === null) return;
   if (!r.check(value.length <= 500, pointer, 'must be at most 500 characters')) return;
@@ -84,7 +100,11 @@ function checkText(r: Refusals, value: string | null | undefined, pointer: strin
   if (r.check(value.trim() !== '', pointer, 'must not be blank')) r.check(value.length <= max, pointer, `must be at most ${max} characters`);
 }
 
-export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateEinvoiceSettingsInput, secrets: { key: Buffer }): Promise<EinvoiceSettingsAnswer> {
+/**
+ * `deps`: the key secrets are sealed under, and how MyInvois is reached (the outbound policy the
+ * new address is checked against; the client the credential check uses).
+ */
+export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateEinvoiceSettingsInput, deps: MyinvoisDeps): Promise<EinvoiceSettingsAnswer> {
   const r = new Refusals();
   checkUrl(r, input.api_base_url, '/api_base_url');
   checkUrl(r, input.portal_base_url, '/portal_base_url');
@@ -104,9 +124,22 @@ export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateE
   if (input.api_base_url !== undefined) override.api_base_url = input.api_base_url ?? undefined;
   if (input.portal_base_url !== undefined) override.portal_base_url = input.portal_base_url ?? undefined;
   urls[environment] = JSON.parse(JSON.stringify(override)) as typeof override;
+  const apiBaseUrl = override.api_base_url ?? DEFAULT_URLS[environment].api_base_url;
+  // Where the client secret is posted: a person decides, the old secret does not follow, and the
+  // address must be one this service may reach.
+  const addressChanged = environment !== before.environment || apiBaseUrl !== before.api_base_url;
+  if (addressChanged && !isPerson(ctx.principal)) {
+    throw new AppError('person_required', { detail: "Changing the MyInvois environment or API address decides where the client secret is sent: it takes a person's session, not an API key" });
+  }
+  if (addressChanged && r.empty && !LHDN_API_URLS.has(apiBaseUrl)) {
+    const problem = await checkBaseUrl(apiBaseUrl, deps.outbound);
+    if (problem) r.add(input.api_base_url ? '/api_base_url' : '/environment', `the MyInvois API address ${apiBaseUrl} ${problem}`);
+  }
+  // The stored secret was given for the old address: it is kept only when the request gives one.
+  const clientSecretInput = input.client_secret !== undefined ? input.client_secret : addressChanged ? null : undefined;
 
   const certificateSealed =
-    input.certificate === undefined ? (current?.certificateSealed ?? null) : input.certificate === null ? null : facts ? seal(secrets.key, JSON.stringify(input.certificate), ctx.org.id) : null;
+    input.certificate === undefined ? (current?.certificateSealed ?? null) : input.certificate === null ? null : facts ? seal(deps.key, JSON.stringify(input.certificate), ctx.org.id) : null;
   const certificate = input.certificate === undefined ? (current?.certificate ?? null) : (facts ?? null);
   const version = input.version ?? before.version;
   if (version === '1.1' && !certificate && r.empty) r.add(input.version ? '/version' : '/certificate', 'version 1.1 (signed) needs a certificate');
@@ -114,22 +147,28 @@ export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateE
   if (input.enabled === true) for (const p of sellerPreflight(seller)) r.add(p.pointer, p.detail);
   // Issuing with e-invoicing on hands documents to LHDN: without the client credentials they would
   // wait in `submitted` for ever, so e-invoicing is on only with both set.
+  const clientId = input.client_id === undefined ? (current?.clientId ?? null) : input.client_id === null ? null : input.client_id.trim();
   if (enabled && r.empty) {
-    const clientId = input.client_id === undefined ? current?.clientId : input.client_id;
-    const secretSet = input.client_secret === undefined ? Boolean(current?.clientSecretSealed) : input.client_secret !== null;
+    const secretSet = clientSecretInput === undefined ? Boolean(current?.clientSecretSealed) : clientSecretInput !== null;
     if (!clientId) r.add('/client_id', 'is needed while e-invoicing is on');
-    if (!secretSet) r.add('/client_secret', 'is needed while e-invoicing is on');
+    if (!secretSet) r.add('/client_secret', addressChanged && input.client_secret === undefined ? 'is needed again with a new MyInvois environment or API address' : 'is needed while e-invoicing is on');
   }
   r.throwIfAny();
 
+  const credentialsChanged = input.client_id !== undefined || input.client_secret !== undefined || addressChanged || !before.enabled;
+  if (enabled && clientId && credentialsChanged && seller.tin && (await tinEinvoicedElsewhere(ctx.db, { organizationId: ctx.org.id, tin: seller.tin }))) {
+    const clientSecret = clientSecretInput ?? (current?.clientSecretSealed ? open(deps.key, current.clientSecretSealed, ctx.org.id) : null);
+    await checkOwnCredentials(ctx, deps, { apiBaseUrl, clientId, clientSecret, tin: seller.tin });
+  }
+
   const clientSecretSealed =
-    input.client_secret === undefined ? (current?.clientSecretSealed ?? null) : input.client_secret === null ? null : seal(secrets.key, input.client_secret, ctx.org.id);
+    clientSecretInput === undefined ? (current?.clientSecretSealed ?? null) : clientSecretInput === null ? null : seal(deps.key, clientSecretInput, ctx.org.id);
   const values = {
     organizationId: ctx.org.id,
     enabled,
     environment,
     urls,
-    clientId: input.client_id === undefined ? (current?.clientId ?? null) : input.client_id === null ? null : input.client_id.trim(),
+    clientId,
     clientSecretSealed,
     certificateSealed,
     certificate,
@@ -143,6 +182,27 @@ export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateE
   const after = einvoiceView(written(row));
   await recordSettingsChange(ctx, { entity: 'einvoicing', record_id: ctx.org.id, action: 'update', before, after });
   return after;
+}
+
+/**
+ * A seller TIN another organization already e-invoices under: this organization claims it only if
+ * MyInvois accepts this organization's own client id and secret now (a fresh token request, never a
+ * cached token). Refused: 422 at /client_secret.
+ */
+async function checkOwnCredentials(ctx: ServiceContext, deps: MyinvoisDeps, c: { apiBaseUrl: string; clientId: string; clientSecret: string | null; tin: string }): Promise<void> {
+  const refuse = (why: string) => {
+    const r = new Refusals();
+    r.add('/client_secret', `TIN ${c.tin} is already e-invoiced by another organization: it can be used here only with this organization's own MyInvois credentials (${why})`);
+    r.throwIfAny();
+  };
+  if (!c.clientSecret) return refuse('no client secret is set');
+  const client = buildClient(ctx.org.id, { apiBaseUrl: c.apiBaseUrl, clientId: c.clientId, clientSecret: c.clientSecret }, { ...deps, timeoutMs: Math.min(deps.timeoutMs ?? CREDENTIAL_CHECK_TIMEOUT_MS, CREDENTIAL_CHECK_TIMEOUT_MS) }, () => ctx.now);
+  try {
+    await client.checkCredentials();
+  } catch (error) {
+    if (!(error instanceof MyInvoisError)) throw error;
+    refuse(error.status === null ? `MyInvois could not be asked: ${error.message}` : `MyInvois refused them: ${error.message}`);
+  }
 }
 
 /** Whether e-invoicing is on for the organization (issuing then needs a clean preflight). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { payoutEncryptionKey } from '../../../config';
+import { outboundOf } from '../../../services/einvoicing/build-client';
 import { getEinvoiceSettings, updateEinvoiceSettings } from '../../../services/einvoicing/settings';
 import { svc } from '../../context';
 import { settingsReadProcedure, settingsWriteProcedure } from '../../procedures';
@@ -37,7 +38,11 @@ export const einvoicingRouter = router({
       z.strictObject({
         enabled: bool().optional().describe('turning it on needs the seller identity complete'),
         environment: environment.optional(),
-        api_base_url: z.string().nullable().optional().describe("override for the environment in effect; null: its default"),
+        api_base_url: z
+          .string()
+          .nullable()
+          .optional()
+          .describe("override for the environment in effect; null: its default. https, no user, query or fragment, not an internal address (OUTBOUND_ALLOWED_NETWORKS). Changing it or the environment needs a session and clears the stored client secret unless client_secret is given again"),
         portal_base_url: z.string().nullable().optional(),
         client_id: z.string().nullable().optional(),
         client_secret: z.string().nullable().optional().describe('write only; null removes it'),
@@ -51,6 +56,13 @@ export const einvoicingRouter = router({
     )
     .output(einvoiceSettingsSchema)
     .mutation(async ({ ctx, input }) =>
-      answered(ctx, await updateEinvoiceSettings(svc(ctx), withRevision(ctx, input), { key: payoutEncryptionKey(ctx.deps.config) })),
+      answered(
+        ctx,
+        await updateEinvoiceSettings(svc(ctx), withRevision(ctx, input), {
+          key: payoutEncryptionKey(ctx.deps.config),
+          outbound: outboundOf(ctx.deps),
+          timeoutMs: ctx.deps.config.MYINVOIS_TIMEOUT_MS,
+        }),
+      ),
     ),
 });
