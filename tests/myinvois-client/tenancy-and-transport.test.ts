@@ -73,7 +73,7 @@ describe('MyInvois requests through the outbound guard', () => {
     });
     const client = new MyInvoisClient({ tenant: 'org-a', apiBaseUrl: local.url, clientId: 'x', clientSecret: 'y', outbound: LOOPBACK_ALLOWED });
     const error = await failure(validate(client));
-    expect(error).toMatchObject({ status: 302, transient: false, operation: 'POST /connect/token' });
+    expect(error).toMatchObject({ status: 302, transient: true, operation: 'POST /connect/token' });
     expect(error.message).toMatch(/redirects are not followed/);
     expect(local.hits.get('/elsewhere/connect/token')).toBeUndefined();
   });

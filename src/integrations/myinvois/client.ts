@@ -275,9 +275,10 @@ export class MyInvoisClient {
       response = await this.fetchFn(`${this.baseUrl}${url}`, { method, headers, body: body ?? null, signal, redirect: 'manual' });
       if (response.status >= 300 && response.status < 400) {
         await response.body?.cancel().catch(() => undefined);
-        // Never followed: a redirect could take the secret or the token anywhere.
+        // Never followed: a redirect could take the secret or the token anywhere. Transient: the fault is
+        // the address's, not the document's, so the job retries (its error shown) and never marks it invalid.
         throw new MyInvoisError(`MyInvois answered a redirect (${response.status}) to ${operation}; redirects are not followed (check api_base_url)`, {
-          status: response.status, code: null, details: null, retryAfterSeconds: null, transient: false, operation,
+          status: response.status, code: null, details: null, retryAfterSeconds: null, transient: true, operation,
         });
       }
       text = await readBounded(response, this.maxAnswerBytes);
