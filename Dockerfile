@@ -22,7 +22,9 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# PGlite is a dev dependency, but also drizzle-orm's optional peer, which npm installs from the lock
+# even with --omit=dev: removed, as the image runs on PostgreSQL (DATABASE_URL) only.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && rm -rf node_modules/@electric-sql/pglite && npm cache clean --force
 
 # 3. The runtime: node_modules, the bundle, the data files and the migrations; no sources, no compiler.
 FROM ${NODE_IMAGE}

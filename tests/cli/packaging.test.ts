@@ -95,6 +95,8 @@ describe('what an operator reads', () => {
     const deps = /^FROM \S+ AS (\w+)\n(?:(?!^FROM ).*\n)*?RUN npm ci [^\n]*--omit=dev/m.exec(dockerfile)?.[1];
     expect(deps).toBeDefined();
     expect(dockerfile).toMatch(new RegExp(`^COPY --from=${deps} /app/node_modules ./node_modules$`, 'm'));
+    // npm installs drizzle-orm's optional peer PGlite even with --omit=dev: the image removes it.
+    expect(dockerfile).toMatch(/^RUN npm ci --omit=dev .*&& rm -rf node_modules\/@electric-sql\/pglite\b/m);
 
     const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
     for (const devOnly of ['tsx', 'typescript', 'esbuild', '@electric-sql/pglite', 'vitest']) {
