@@ -1,15 +1,19 @@
 # syntax=docker/dockerfile:1
-# The Finance API as an image: compiled JavaScript (npm run build, esbuild) on Node 20 (.nvmrc),
-# production dependencies only, run as the unprivileged `node` user. Configuration comes from the
+# The Finance API as an image: compiled JavaScript (npm run build, esbuild) on Node 24 LTS (.nvmrc),
+# production dependencies only (no tsx, TypeScript or PGlite: the image needs DATABASE_URL), no
+# install scripts run (native packages such as @node-rs/argon2 come prebuilt as optional packages),
+# run as the unprivileged `node` user. Configuration comes from the
 # environment (.env.example lists every variable); compose.yaml starts it with PostgreSQL and Redis.
 
-ARG NODE_IMAGE=node:20.20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
-# 1. Compile: every dependency (esbuild is a dev dependency), then the bundle in dist/.
+# 1. Compile: every dependency (esbuild is a dev dependency; its binary is an optional package, so
+#    no install script is needed), then the bundle in dist/ (the service, the admin CLI, the XML
+#    check's worker).
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 RUN npm run build
@@ -18,7 +22,9 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# PGlite is a dev dependency, but also drizzle-orm's optional peer, which npm installs from the lock
+# even with --omit=dev: removed, as the image runs on PostgreSQL (DATABASE_URL) only.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && rm -rf node_modules/@electric-sql/pglite && npm cache clean --force
 
 # 3. The runtime: node_modules, the bundle, the data files and the migrations; no sources, no compiler.
 FROM ${NODE_IMAGE}

@@ -98,7 +98,17 @@ async function main() {
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
+/**
+ * Without DATABASE_URL the service falls back on the embedded database, a development dependency
+ * the image does not install: say so, rather than "Cannot find package".
+ */
+function embeddedDatabaseMissing(err: unknown): string | undefined {
+  const e = err as { code?: unknown; message?: unknown } | undefined;
+  if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes('@electric-sql/pglite')) return undefined;
+  return 'DATABASE_URL is not set, and the embedded database (@electric-sql/pglite, a development dependency) is not installed here: set DATABASE_URL to a PostgreSQL URL (postgres://user:password@host:5432/database)';
+}
+
 main().catch((err) => {
-  process.stderr.write(`${startupFailureMessage(err)}\n`);
+  process.stderr.write(`${embeddedDatabaseMissing(err) ?? startupFailureMessage(err)}\n`);
   process.exit(1);
 });

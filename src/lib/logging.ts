@@ -4,6 +4,8 @@
  * DatabaseError) carry the statement and its parameters (names, TINs, e-mails, token hashes) in
  * their message, `params`, `query`, `parameters` and `detail`; they are logged by what identifies
  * the fault (SQLSTATE code, constraint, table, column, the stack frames) and nothing of the values.
+ * A request is logged by its route template and a query whose values are redacted (requestRoute):
+ * search text, cursors and tRPC inputs travel in the URL and never reach the log.
  */
 import type { LoggerOptions } from 'pino';
 
@@ -70,6 +72,11 @@ function databaseMessage(e: ErrorLike, names: Set<string>): string {
 
 const MAX_DEPTH = 5;
 
+/** A message with the query of any URL it quotes redacted (fastify's own errors quote the request URL). */
+function withoutQueries(message: string): string {
+  return message.replace(/(\/[^\s?'"<>]*)\?[^\s'"<>]+/g, `$1?${CENSOR}`);
+}
+
 /** pino's `err` serializer: the standard shape (type, message, stack, code), database values left out, causes each on their own. */
 export function serializeError(value: unknown, depth = 0): unknown {
   if (!isErrorLike(value)) return value;
@@ -95,8 +102,8 @@ export function serializeError(value: unknown, depth = 0): unknown {
       ...(cause !== undefined ? { cause } : {}),
     };
   }
-  const out: Record<string, unknown> = { type, message: typeof e.message === 'string' ? e.message : String(e.message) };
-  if (typeof e.stack === 'string') out.stack = e.stack;
+  const out: Record<string, unknown> = { type, message: withoutQueries(typeof e.message === 'string' ? e.message : String(e.message)) };
+  if (typeof e.stack === 'string') out.stack = withoutQueries(e.stack);
   for (const key of Object.keys(e)) {
     if (key === 'cause' || key === 'errors' || key in out) continue;
     const v = e[key];
@@ -113,12 +120,64 @@ interface RequestLike {
   host?: string;
   ip?: string;
   socket?: { remotePort?: number };
-  routeOptions?: { url?: string };
+  params?: unknown;
+  routeOptions?: { url?: string; config?: { operationTemplate?: string } };
+  operationTemplate?: string;
 }
 
-/** The request as a log line shows it: what fastify's own serializer gives, no headers. */
+/**
+ * Query parameters whose values are plain settings (a page size, a sort key, a flag), logged as they
+ * are; every other value (search text `q`, a cursor, tRPC's `input`, ids, dates) is `[redacted]`.
+ */
+const PLAIN_QUERY = new Set(['limit', 'sort', 'order', 'kind', 'group', 'outstanding', 'format', 'type', 'scope', 'status', 'batch']);
+/** The other parameter names the API reads, shown with their values redacted; a name it does not read is `[redacted]` too. */
+const KNOWN_QUERY = new Set([...PLAIN_QUERY, 'q', 'cursor', 'input', 'as_of', 'from', 'to', 'since', 'subject_id', 'project_id', 'customer_id', 'invoice_date_from', 'invoice_date_to']);
+const PLAIN_VALUE = /^[\w.-]{0,40}$/;
+/** A tRPC procedure path (`receivables.customers.list`), or a batch of them. */
+const PROCEDURE_PATH = /^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)+(,[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)+)*$/;
+
+/** A query string (without `?`) as a log line shows it: the API's parameter names, values of plain settings; the rest redacted. */
+export function redactQuery(search: string): string {
+  return search
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      const rawName = at < 0 ? pair : pair.slice(0, at);
+      let name: string;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        name = '';
+      }
+      const shownName = KNOWN_QUERY.has(name) ? name : CENSOR;
+      if (at < 0) return shownName;
+      const value = pair.slice(at + 1);
+      return `${shownName}=${PLAIN_QUERY.has(name) && PLAIN_VALUE.test(value) ? value : CENSOR}`;
+    })
+    .join('&');
+}
+
+/**
+ * The route a request took, as its template (`/v1/receivables/invoices/{id}`, `/trpc/receivables.customers.list`),
+ * never the path it was sent with (ids, names), and its query with values redacted (redactQuery).
+ * A path no route serves is `(unmatched)`.
+ */
+export function requestRoute(req: RequestLike): string {
+  const search = (req.url ?? '').split('?').slice(1).join('?');
+  const query = search ? `?${redactQuery(search)}` : '';
+  let template = req.routeOptions?.config?.operationTemplate ?? req.operationTemplate ?? req.routeOptions?.url;
+  if (!template) return `(unmatched)${query}`;
+  if (template === '/trpc/:path') {
+    const path = (req.params as { path?: unknown } | undefined)?.path;
+    if (typeof path === 'string' && PROCEDURE_PATH.test(path)) template = `/trpc/${path}`;
+  }
+  return `${template}${query}`;
+}
+
+/** The request as a log line shows it: method, route template and redacted query (requestRoute), no headers. */
 function serializeRequest(req: RequestLike) {
-  return { method: req.method, url: req.url, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+  return { method: req.method, url: requestRoute(req), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
 function serializeResponse(reply: { statusCode?: number }) {

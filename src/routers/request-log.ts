@@ -42,7 +42,8 @@ export class RequestLogController extends LogController {
     const log = reply.log as Leveled;
     // The line is built only when it is written (most deployments log at warn).
     if (!error && log.isLevelEnabled?.('info') === false) return;
-    const line = { res: reply, responseTime: reply.elapsedTime, ...(request.actedAs ?? {}) };
+    // `req` through the service's serializer: the route template and a redacted query (lib/logging.ts).
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime, ...(request.actedAs ?? {}) };
     if (error) log.error({ ...line, err: error }, 'request errored');
     else log.info(line, 'request completed');
   }

@@ -53,7 +53,11 @@ describe('what an operator reads', () => {
     expect(semver.satisfies(process.version, range), `Node ${process.version} vs engines ${range}`).toBe(true);
     const pinned = readFileSync('.nvmrc', 'utf8').trim();
     expect(semver.satisfies(semver.coerce(pinned)!, range)).toBe(true);
-    expect(semver.coerce(process.version)!.major).toBe(semver.coerce(pinned)!.major);
+    // The pinned line is a maintained LTS (Node 20 reached its end of life on 2026-04-30); the
+    // service still runs on 20.19+, which engines accepts and the build targets.
+    expect(semver.coerce(pinned)!.major).toBeGreaterThanOrEqual(24);
+    expect(semver.coerce(pinned)!.major % 2).toBe(0);
+    expect(pkg.scripts.build).toMatch(/--target=node20\b/);
     // These declare Node >= 22 yet run on 20.19+: the docs page's Scalar packages and fastify.inject's
     // cookie parser (the whole suite passes on Node 20; README, "Node versions"). A new one fails here.
     const others = packagesAskingMore(range).filter((p) => !/^@scalar\/[\w-]+ >=22$/.test(p) && p !== 'cookie >=22');
@@ -78,5 +82,38 @@ describe('what an operator reads', () => {
     expect(api.build).toBe('.');
     expect(api.environment?.DATABASE_URL).toMatch(/@postgres:5432\//);
     expect(api.environment?.REDIS_URL).toBe('redis://redis:6379');
+  });
+
+  it('the image: the pinned LTS Node, production dependencies only, no install scripts; compose: no default secrets, /metrics behind a token', () => {
+    const dockerfile = readFileSync('Dockerfile', 'utf8');
+    const image = /^ARG NODE_IMAGE=node:(\d+)[.-]/m.exec(dockerfile)?.[1];
+    expect(Number(image)).toBe(semver.coerce(readFileSync('.nvmrc', 'utf8'))!.major);
+    const installs = dockerfile.match(/^RUN npm (ci|install)\b.*$/gm) ?? [];
+    expect(installs.length).toBeGreaterThanOrEqual(2);
+    for (const line of installs) expect(line).toContain('--ignore-scripts');
+    // The runtime's node_modules come from the stage that installed without dev dependencies.
+    const deps = /^FROM \S+ AS (\w+)\n(?:(?!^FROM ).*\n)*?RUN npm ci [^\n]*--omit=dev/m.exec(dockerfile)?.[1];
+    expect(deps).toBeDefined();
+    expect(dockerfile).toMatch(new RegExp(`^COPY --from=${deps} /app/node_modules ./node_modules$`, 'm'));
+    // npm installs drizzle-orm's optional peer PGlite even with --omit=dev: the image removes it.
+    expect(dockerfile).toMatch(/^RUN npm ci --omit=dev .*&& rm -rf node_modules\/@electric-sql\/pglite\b/m);
+
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    for (const devOnly of ['tsx', 'typescript', 'esbuild', '@electric-sql/pglite', 'vitest']) {
+      expect(Object.keys(manifest.dependencies), devOnly).not.toContain(devOnly);
+      expect(Object.keys(manifest.devDependencies), devOnly).toContain(devOnly);
+    }
+    // PGlite and tsx are never imported statically by the service (PGlite is loaded only without DATABASE_URL).
+    const sources = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+    const staticImports = sources('src').filter((f) => /^import (?!type\b)[^;]*from '(tsx|@electric-sql\/pglite)[/']/m.test(readFileSync(f, 'utf8')));
+    expect(staticImports).toEqual([]);
+
+    const text = readFileSync('compose.yaml', 'utf8');
+    const compose = parse(text) as { services: Record<string, { environment?: Record<string, string> }> };
+    expect(compose.services.postgres?.environment?.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?.+\}$/);
+    expect(compose.services.api?.environment?.DATABASE_URL).toContain('${POSTGRES_PASSWORD:?');
+    expect(compose.services.api?.environment?.METRICS_TOKEN).toMatch(/^\$\{METRICS_TOKEN:\?.+\}$/);
+    // No secret falls back to a default: every PASSWORD, SECRET, KEY or TOKEN is required.
+    expect(text.match(/\$\{\w*(PASSWORD|SECRET|KEY|TOKEN)\w*:-[^}]*\}/g) ?? []).toEqual([]);
   });
 });

@@ -249,3 +249,57 @@ describe('every request has its completion line', () => {
     }
   });
 });
+
+describe('request URLs are logged by their route, without search text or tRPC inputs', () => {
+  const SEARCH = 'zanzibarquux';
+  const secretIn = (text: string[]) => text.filter((l) => l.toLowerCase().includes(SEARCH));
+
+  it('a /v1 list with q=, a /v1 read by id, a tRPC GET with its input: route templates, query values redacted, plain settings kept', async () => {
+    const org = await createTestOrganization(t.db);
+    const { app, lines, text } = await serverWithLog();
+    try {
+      const list = await app.inject({ method: 'GET', url: `/v1/receivables/invoices?q=${SEARCH}%20binti&limit=25`, headers: { ...bearer(org.owner.apiKey), 'x-request-id': 'req-q-1' } });
+      expect(list.statusCode).toBe(200);
+      const input = encodeURIComponent(JSON.stringify({ q: `${SEARCH} Sdn Bhd` }));
+      await app.inject({ method: 'GET', url: `/trpc/receivables.customers.list?input=${input}`, headers: { ...bearer(org.owner.session), 'x-request-id': 'req-q-2' } });
+      const id = randomUUID();
+      await app.inject({ method: 'GET', url: `/v1/receivables/invoices/${id}`, headers: { ...bearer(org.owner.apiKey), 'x-request-id': 'req-q-3' } });
+      await app.inject({ method: 'GET', url: `/docs?${SEARCH}=1`, headers: { 'x-request-id': 'req-q-4' } });
+      await app.inject({ method: 'GET', url: `/no/such/${SEARCH}?q=${SEARCH}`, headers: { 'x-request-id': 'req-q-5' } });
+      expect(secretIn(text)).toEqual([]);
+      expect(text.join('\n')).not.toContain(id);
+      const urls = (reqId: string) => lines.filter((l) => l.reqId === reqId && l.req).map((l) => (l.req as { url: string }).url);
+      expect(urls('req-q-1')).toContain('/v1/receivables/invoices?q=[redacted]&limit=25');
+      expect(urls('req-q-2')).toContain('/trpc/receivables.customers.list?input=[redacted]');
+      expect(urls('req-q-3').every((u) => !u.includes(id) && u.startsWith('/v1/receivables/invoices/'))).toBe(true);
+      expect(urls('req-q-3').length).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a request that fails (500) logs neither its search text nor its input, in any of its lines', async () => {
+    const org = await createTestOrganization(t.db);
+    const { app, lines, text } = await serverWithLog();
+    t.deps.faults = {
+      beforeCommit: async () => {
+        throw new Error(`write failed for /v1/expenses/claims?q=${SEARCH}`);
+      },
+    };
+    try {
+      // tRPC reads its input from the body on POST; the query travels along (and is in the URL).
+      const res = await app.inject({
+        method: 'POST',
+        url: `/trpc/expenses.claims.create?input=${SEARCH}&note=${SEARCH}`,
+        headers: { ...bearer(org.owner.apiKey), 'content-type': 'application/json', 'idempotency-key': randomUUID(), 'x-request-id': 'req-q-fault' },
+        payload: JSON.stringify({ title: 'Client visit' }),
+      });
+      expect(res.statusCode).toBe(500);
+      expect(lines.filter((l) => l.level === 50).length).toBeGreaterThan(0);
+      expect(secretIn(text)).toEqual([]);
+    } finally {
+      t.deps.faults = undefined;
+      await app.close();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import { AppError } from '../../lib/errors';
 import type { UploadedDocument } from '../../routers/documents/schemas';
 import type { ServiceContext } from '../context';
 import { ALLOWED_TYPES, canonicalType, detectType } from './file-types';
-import { checkXml } from './xml-check';
+import { checkXmlOffThread } from './xml-check-thread';
 
 export interface UploadDocumentInput {
   filename: string;
@@ -43,11 +43,11 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadDocumentI
     });
   }
   if (detected === 'application/xml') {
-    // Not well-formed: it is not the XML it claims to be (415, as any other content that is not an
-    // accepted type); well-formed but carrying script or entity definitions: refused by a rule (422).
-    const xml = checkXml(input.content);
+    // Not well-formed, or not an e-invoice: not an accepted type (415, as any other content); carrying
+    // script or entity definitions, or past a size, depth or time bound: refused by a rule (422).
+    const xml = await checkXmlOffThread(input.content);
     if (!xml.ok) {
-      throw new AppError(xml.kind === 'malformed' ? 'unsupported_media_type' : 'validation', {
+      throw new AppError(xml.kind === 'malformed' || xml.kind === 'foreign' ? 'unsupported_media_type' : 'validation', {
         detail: `file: the XML document ${xml.detail}`,
         errors: [{ pointer: '/file', detail: xml.detail }],
       });
