@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getClaimPolicy, updateClaimPolicy } from '../../../services/approvals-setup/claim-policy';
 import { svc } from '../../context';
-import { settingsReadProcedure, settingsWriteProcedure } from '../../procedures';
+import { settingsDecisionProcedure, settingsReadProcedure } from '../../procedures';
 import { router } from '../../trpc';
 import { answered, bool, withRevision } from '../shared';
 
@@ -22,7 +22,7 @@ export const claimPolicyRouter = router({
     .input(z.strictObject({}).optional())
     .output(claimPolicySchema)
     .query(async ({ ctx }) => answered(ctx, await getClaimPolicy(svc(ctx)))),
-  update: settingsWriteProcedure
+  update: settingsDecisionProcedure
     .input(
       z.strictObject({
         escalation_working_days: z.int().optional().describe('1 to 30; default 3'),
