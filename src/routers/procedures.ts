@@ -43,3 +43,10 @@ export const settingsReadProcedure = readProcedure('organization.settings.read')
 
 /** Changing the organization's reference data: a write (transaction, idempotency) with organization.settings.manage. */
 export const settingsWriteProcedure = writeProcedure('organization.settings.manage');
+
+/**
+ * Changing who may approve (approval grants, approver assignments, delegations, the claim policy,
+ * company group membership): a people's decision with organization.settings.manage, so session only
+ * (API key: 403 person_required), as member and role changes are. Reads stay settingsReadProcedure.
+ */
+export const settingsDecisionProcedure = decisionProcedure('organization.settings.manage');

@@ -155,7 +155,7 @@ describe('settings.delegations', () => {
 });
 
 describe('me.delegations', () => {
-  it('the caller delegates their own authority, by session or API key; sees and ends only their own (another member’s is 404)', async () => {
+  it('the caller delegates their own authority by session (an API key is 403 person_required); sees and ends only their own (another member’s is 404)', async () => {
     const org = await createTestOrganization(t.db);
     const approver = await member(org);
     const deputy = await member(org);
@@ -163,7 +163,8 @@ describe('me.delegations', () => {
     const d = await mine.create({ delegate_member_id: deputy.id, valid_from: '2026-05-01', valid_to: '2026-05-14', reason: 'Leave' });
     expect(d).toMatchObject({ delegator_member_id: approver.id, delegate_member_id: deputy.id, scope: 'all', reason: 'Leave' });
     const byKey = (createInProcessClient(t.deps, { token: approver.apiKey, idempotencyKey: crypto.randomUUID() }) as LooseCaller).me.delegations;
-    const viaKey = await byKey.create({ delegate_member_id: deputy.id, valid_from: '2026-06-01', valid_to: '2026-06-02' });
+    expectRefused(await refusal(byKey.create({ delegate_member_id: deputy.id, valid_from: '2026-06-01', valid_to: '2026-06-02' })), 403, 'person_required');
+    const viaKey = await mine.create({ delegate_member_id: deputy.id, valid_from: '2026-06-01', valid_to: '2026-06-02' });
     expect(viaKey.delegator_member_id).toBe(approver.id);
     expectRefused(await refusal(mine.create({ delegate_member_id: approver.id, valid_from: '2026-07-01', valid_to: '2026-07-02' })), 422, 'validation', '/delegate_member_id');
     expectRefused(await refusal(loose(approver.session).me.delegations.create({ delegate_member_id: deputy.id, delegator_member_id: deputy.id, valid_from: '2026-07-01', valid_to: '2026-07-02' })), 400, 'invalid_request');

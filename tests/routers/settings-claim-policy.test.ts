@@ -19,7 +19,7 @@ const settings = (org: TestOrganization, revision?: number) => clientOf(t, org.o
 describe('settings.claimPolicy', () => {
   it('answers the defaults at revision 1 without a row; the first update writes it (If-Match "1"), with its history', async () => {
     const org = await createTestOrganization(t.db);
-    const defaults = { escalation_working_days: 3, escalation_max_hops: 2, weekend_days: null, sole_owner_exception: false, revision: 1 };
+    const defaults = { escalation_working_days: 3, escalation_max_hops: 2, weekend_days: null, sole_owner_exception: false, payout_tolerance_percent: '5', revision: 1 };
     expect(await settings(org).claimPolicy.get()).toEqual(defaults);
     const res = await t.app.inject({
       method: 'POST',
@@ -29,11 +29,11 @@ describe('settings.claimPolicy', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers.etag).toBe('"2"');
-    const changed = { escalation_working_days: 5, escalation_max_hops: 2, weekend_days: [6, 7], sole_owner_exception: false, revision: 2 };
+    const changed = { escalation_working_days: 5, escalation_max_hops: 2, weekend_days: [6, 7], sole_owner_exception: false, payout_tolerance_percent: '5', revision: 2 };
     expect(res.json().result.data).toEqual(changed);
     expect(await settings(org).claimPolicy.get()).toEqual(changed);
     const next = await settings(org, 2).claimPolicy.update({ weekend_days: null, sole_owner_exception: true, escalation_max_hops: 0 });
-    expect(next).toEqual({ escalation_working_days: 5, escalation_max_hops: 0, weekend_days: null, sole_owner_exception: true, revision: 3 });
+    expect(next).toEqual({ escalation_working_days: 5, escalation_max_hops: 0, weekend_days: null, sole_owner_exception: true, payout_tolerance_percent: '5', revision: 3 });
     const history = await historyOf(t, org.owner.session, 'claimPolicy', org.id);
     expect(history.map((h: { action: string; before: unknown; after: unknown }) => [h.action, h.before, h.after])).toEqual([
       ['update', defaults, changed],

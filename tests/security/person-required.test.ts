@@ -31,6 +31,18 @@ const KNOWN = [
   'receivables.invoices.transition',
   'expenses.claims.transition',
   'expenses.claims.pay',
+  'settings.approvalGrants.create',
+  'settings.approvalGrants.update',
+  'settings.approvalGrants.deactivate',
+  'settings.approverAssignments.create',
+  'settings.approverAssignments.update',
+  'settings.approverAssignments.deactivate',
+  'settings.delegations.create',
+  'settings.delegations.update',
+  'settings.delegations.deactivate',
+  'settings.claimPolicy.update',
+  'me.delegations.create',
+  'me.delegations.deactivate',
 ];
 
 function call(caller: unknown, path: string, input: unknown): Promise<unknown> {

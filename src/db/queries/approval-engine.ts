@@ -202,6 +202,28 @@ export async function addSignoffHop(
     .where(and(eq(claimSignoffs.organizationId, q.organizationId), eq(claimSignoffs.id, q.id), isNull(claimSignoffs.signatureId)));
 }
 
+/** Unsigned sign-offs of the organization's claims still in their step and round. */
+export async function listOpenSignoffs(db: Database, q: { organizationId: string }): Promise<SignoffRow[]> {
+  return db
+    .select({ s: claimSignoffs })
+    .from(claimSignoffs)
+    .innerJoin(
+      claims,
+      and(eq(claims.organizationId, claimSignoffs.organizationId), eq(claims.id, claimSignoffs.claimId), eq(claims.state, claimSignoffs.state), eq(claims.round, claimSignoffs.round)),
+    )
+    .where(and(eq(claimSignoffs.organizationId, q.organizationId), isNull(claimSignoffs.signatureId)))
+    .orderBy(asc(claimSignoffs.createdAt), asc(claimSignoffs.id))
+    .then((rows) => rows.map((r) => r.s));
+}
+
+/** Sets an unsigned sign-off's authorities and eligible members (a fallback after authority was withdrawn). */
+export async function replaceSignoffAuthorities(db: Database, q: { organizationId: string; id: string; authorities: SignoffRow['authorities']; eligible: string[] }) {
+  await db
+    .update(claimSignoffs)
+    .set({ authorities: q.authorities, eligible: q.eligible })
+    .where(and(eq(claimSignoffs.organizationId, q.organizationId), eq(claimSignoffs.id, q.id), isNull(claimSignoffs.signatureId)));
+}
+
 /**
  * Unsigned sign-offs of claims still in their step and round, with hops left under their
  * organization's policy, longest waiting first: what the escalation job looks at.

@@ -136,5 +136,7 @@ export const claimPolicies = pgTable('claim_policies', {
   /** Weekend days (ISO weekday numbers, 1 = Monday … 7 = Sunday); null: by the seller address' state. */
   weekendDays: integer('weekend_days').array(),
   soleOwnerException: boolean('sole_owner_exception').notNull().default(false),
+  /** How far (percent of the approved base amount) a bank-charged line's bank figure may differ at payout. */
+  payoutTolerancePercent: numeric('payout_tolerance_percent', { precision: 5, scale: 2 }).notNull().default('5'),
   revision: integer('revision').notNull().default(1),
 });

@@ -11,6 +11,7 @@ import { amountInCurrency, datedPeriod, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { checkRevision } from '../revision';
 import { recordSettingsChange } from '../settings/history';
+import { refreshOpenSignoffs } from '../workflow/approvals/claim-step';
 import type { PageInput } from '../settings/page';
 import { conflict, notFound, written } from '../settings/records';
 import { keysetPage } from '../settings/rules';
@@ -90,6 +91,7 @@ export async function createAssignment(ctx: ServiceContext, input: CreateAssignm
   );
   const after = assignmentView(ctx, row);
   await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', after });
+  await refreshOpenSignoffs(ctx);
   return after;
 }
 
@@ -124,6 +126,7 @@ export async function updateAssignment(ctx: ServiceContext, input: UpdateAssignm
   const before = assignmentView(ctx, current);
   const after = assignmentView(ctx, row);
   await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before, after });
+  await refreshOpenSignoffs(ctx);
   return after;
 }
 
@@ -136,5 +139,6 @@ export async function deactivateAssignment(ctx: ServiceContext, input: { id: str
   const before = assignmentView(ctx, current);
   const after = assignmentView(ctx, row);
   await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
+  await refreshOpenSignoffs(ctx);
   return after;
 }

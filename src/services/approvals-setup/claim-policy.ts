@@ -5,7 +5,8 @@
  */
 import { lockSetupScope } from '../../db/queries/keyset';
 import { findClaimPolicy, upsertClaimPolicy, type ClaimPolicyRow } from '../../db/queries/approvals';
-import { Refusals } from '../../lib/refusals';
+import { formatRate } from '../../lib/money';
+import { rateInRange, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { checkRevision } from '../revision';
 import { recordSettingsChange } from '../settings/history';
@@ -13,15 +14,19 @@ import { written } from '../settings/records';
 
 const ENTITY = 'claimPolicy';
 
-export const CLAIM_POLICY_DEFAULTS = { escalation_working_days: 3, escalation_max_hops: 2, weekend_days: null, sole_owner_exception: false } as const;
+export const CLAIM_POLICY_DEFAULTS = { escalation_working_days: 3, escalation_max_hops: 2, weekend_days: null, sole_owner_exception: false, payout_tolerance_percent: '5' } as const;
+
+/** The largest payout tolerance an organization may set (percent of the approved amount). */
+export const PAYOUT_TOLERANCE_MAX = '100';
 
 export function claimPolicyView(row: ClaimPolicyRow | undefined) {
-  if (!row) return { ...CLAIM_POLICY_DEFAULTS, weekend_days: null as number[] | null, revision: 1 };
+  if (!row) return { ...CLAIM_POLICY_DEFAULTS, weekend_days: null as number[] | null, payout_tolerance_percent: CLAIM_POLICY_DEFAULTS.payout_tolerance_percent as string, revision: 1 };
   return {
     escalation_working_days: row.escalationWorkingDays,
     escalation_max_hops: row.escalationMaxHops,
     weekend_days: row.weekendDays,
     sole_owner_exception: row.soleOwnerException,
+    payout_tolerance_percent: formatRate(row.payoutTolerancePercent),
     revision: row.revision,
   };
 }
@@ -37,6 +42,8 @@ export interface UpdateClaimPolicyInput {
   escalation_max_hops?: number;
   weekend_days?: number[] | null;
   sole_owner_exception?: boolean;
+  /** Percent, 0 to 100, at most 2 places. */
+  payout_tolerance_percent?: string;
 }
 
 function checkPolicy(r: Refusals, input: UpdateClaimPolicyInput): void {
@@ -44,6 +51,9 @@ function checkPolicy(r: Refusals, input: UpdateClaimPolicyInput): void {
   if (days !== undefined) r.check(days >= 1 && days <= 30, '/escalation_working_days', 'must be from 1 to 30');
   const hops = input.escalation_max_hops;
   if (hops !== undefined) r.check(hops >= 0 && hops <= 10, '/escalation_max_hops', 'must be from 0 to 10');
+  if (input.payout_tolerance_percent !== undefined) {
+    rateInRange(r, input.payout_tolerance_percent, '/payout_tolerance_percent', { maxPlaces: 2, min: '0', max: PAYOUT_TOLERANCE_MAX });
+  }
   const weekend = input.weekend_days;
   if (weekend) {
     const p = '/weekend_days';
@@ -69,6 +79,7 @@ export async function updateClaimPolicy(ctx: ServiceContext, input: UpdateClaimP
       escalationMaxHops: input.escalation_max_hops ?? before.escalation_max_hops,
       weekendDays: input.weekend_days === undefined ? before.weekend_days : input.weekend_days === null ? null : [...input.weekend_days].sort(),
       soleOwnerException: input.sole_owner_exception ?? before.sole_owner_exception,
+      payoutTolerancePercent: input.payout_tolerance_percent ?? before.payout_tolerance_percent,
       revision: before.revision + 1,
     }),
   );

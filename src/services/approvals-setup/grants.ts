@@ -11,6 +11,7 @@ import { Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { checkRevision } from '../revision';
 import { recordSettingsChange } from '../settings/history';
+import { refreshOpenSignoffs } from '../workflow/approvals/claim-step';
 import type { PageInput } from '../settings/page';
 import { conflict, notFound, visibleText, written } from '../settings/records';
 import { keysetPage } from '../settings/rules';
@@ -87,6 +88,7 @@ export async function createGrant(ctx: ServiceContext, input: CreateGrantInput):
   const [row] = await q.insertGrants(ctx.db, [{ organizationId: ctx.org.id, name, ...shape, bands: bands ?? [] }]);
   const after = grantView(written(row));
   await recordSettingsChange(ctx, { entity: ENTITY, record_id: after.id, action: 'create', after });
+  await refreshOpenSignoffs(ctx);
   return after;
 }
 
@@ -141,6 +143,7 @@ export async function updateGrant(ctx: ServiceContext, input: UpdateGrantInput):
   const before = grantView(current);
   const after = grantView(row);
   await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: current.active ? 'update' : 'reactivate', before, after });
+  await refreshOpenSignoffs(ctx);
   return after;
 }
 
@@ -151,6 +154,7 @@ async function deactivate(ctx: ServiceContext, current: q.ApprovalGrantRow): Pro
   const before = grantView(current);
   const after = grantView(row);
   await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
+  await refreshOpenSignoffs(ctx);
   return after;
 }
 

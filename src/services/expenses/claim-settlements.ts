@@ -9,7 +9,9 @@
 import { bumpClaimRevision, insertClaimSettlement, listClaimLines, lockClaim, type ClaimRow } from '../../db/queries/claims';
 import { findPayoutChannel } from '../../db/queries/people';
 import { AppError, validationError } from '../../lib/errors';
-import { Dec, formatAmount } from '../../lib/money';
+import { findClaimPolicy } from '../../db/queries/approvals';
+import { Dec, formatAmount, formatRate, roundAmount } from '../../lib/money';
+import { CLAIM_POLICY_DEFAULTS } from '../approvals-setup/claim-policy';
 import { amountInCurrency, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { bindDocuments } from '../documents/bind-documents';
@@ -47,13 +49,16 @@ export async function writeSettlement(
   else r.check(Boolean(channel && channel.memberId === claim.claimantMemberId && channel.active), '/channel_id', 'is not an active payout channel of the claimant');
 
   const lines = (await listClaimLines(db, { organizationId, claimId: claim.id })).filter((l) => !l.withdrawn);
+  const tolerance = input.bank_charged_amounts?.length ? (await findClaimPolicy(db, { organizationId }))?.payoutTolerancePercent ?? CLAIM_POLICY_DEFAULTS.payout_tolerance_percent : '0';
   const bank = new Map<string, string>();
   (input.bank_charged_amounts ?? []).forEach((b, i) => {
     const at = `/bank_charged_amounts/${i}`;
     const line = lines.find((l) => l.id === b.line_id);
     if (!r.check(Boolean(line && line.reimbursementBasis === 'bank_charged'), `${at}/line_id`, 'is not an active bank-charged line of the claim')) return;
     if (!r.check(!bank.has(b.line_id), `${at}/line_id`, 'is given twice')) return;
-    if (amountInCurrency(r, b.amount, base, `${at}/amount`, { positive: true })) bank.set(b.line_id, b.amount);
+    if (!amountInCurrency(r, b.amount, base, `${at}/amount`, { positive: true })) return;
+    if (!withinTolerance(r, `${at}/amount`, b.amount, line!.baseAmount, tolerance, base)) return;
+    bank.set(b.line_id, b.amount);
   });
   if (given !== undefined) amountInCurrency(r, given, base, '/amount', { positive: true });
   r.throwIfAny();
@@ -83,6 +88,24 @@ export async function writeSettlement(
     fieldsCiphertext: channel!.fieldsCiphertext,
     fieldsMasked: channel!.fieldsMasked,
   });
+}
+
+/**
+ * A bank figure pays what was approved, give or take the organization's payout tolerance (claim
+ * policy, default 5%): |bank − approved| ≤ approved × tolerance, rounded to the currency. Beyond it
+ * the pay is refused (422) and nothing is written: the difference was never approved, so the claim
+ * must go back to its claimant and approvers for it (DESIGN section 17 has no edge back from
+ * approved; the payer tells them).
+ */
+function withinTolerance(r: Refusals, pointer: string, figure: string, approved: string, tolerancePercent: string, base: string): boolean {
+  const allowed = roundAmount(new Dec(approved).abs().times(tolerancePercent).div(100), base);
+  const diff = new Dec(figure).minus(approved).abs();
+  return r.check(
+    diff.lte(allowed),
+    pointer,
+    `differs from the approved ${formatAmount(approved, base)} ${base} by ${formatAmount(diff, base)}, more than the payout tolerance of ${formatRate(tolerancePercent)}% ` +
+      `(at most ${formatAmount(allowed, base)}); the difference needs approval: do not pay this claim, have it filed again for the bank figure`,
+  );
 }
 
 export interface RecordClaimSettlementInput {

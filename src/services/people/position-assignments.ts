@@ -5,6 +5,7 @@ import { datedPeriod, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { checkRevision } from '../revision';
 import { recordSettingsChange } from '../settings/history';
+import { refreshOpenSignoffs } from '../workflow/approvals/claim-step';
 import { decodePage, pageOf } from '../settings/page';
 import { conflict, isoOrNull, notFound, pageLimit, written } from '../settings/records';
 
@@ -128,6 +129,8 @@ export async function createPositionAssignment(ctx: ServiceContext, input: Creat
   );
   const after = positionAssignmentView(row);
   await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', after });
+  // Who holds a position decides who signs as a superior: open sign-offs left with nobody fall back.
+  await refreshOpenSignoffs(ctx);
   return after;
 }
 
@@ -157,6 +160,8 @@ export async function updatePositionAssignment(ctx: ServiceContext, input: Updat
   const before = positionAssignmentView(current);
   const after = positionAssignmentView(row);
   await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before, after });
+  // Who holds a position decides who signs as a superior: open sign-offs left with nobody fall back.
+  await refreshOpenSignoffs(ctx);
   return after;
 }
 
@@ -181,5 +186,7 @@ export async function deactivatePositionAssignment(ctx: ServiceContext, input: {
   const before = positionAssignmentView(current);
   const after = positionAssignmentView(row);
   await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
+  // Who holds a position decides who signs as a superior: open sign-offs left with nobody fall back.
+  await refreshOpenSignoffs(ctx);
   return after;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { APPROVAL_GRANT_KINDS, APPROVAL_STEPS } from '../../../domain/approvals';
 import { createGrant, deactivateGrant, listGrants, updateGrant } from '../../../services/approvals-setup/grants';
 import { svc } from '../../context';
-import { settingsReadProcedure, settingsWriteProcedure } from '../../procedures';
+import { settingsDecisionProcedure, settingsReadProcedure } from '../../procedures';
 import { amountOut, pageOutput, recordIdShape, uuid } from '../../schemas';
 import { router } from '../../trpc';
 import { answerCreated, decimalInput, timestamp } from '../fields';
@@ -55,7 +55,7 @@ export const approvalGrantsRouter = router({
     .input(listInput({}))
     .output(pageOutput(approvalGrantSchema))
     .query(({ ctx, input }) => listGrants(svc(ctx), input)),
-  create: settingsWriteProcedure
+  create: settingsDecisionProcedure
     .input(z.strictObject({ ...changeable, kind: z.enum(APPROVAL_GRANT_KINDS), step: z.enum(APPROVAL_STEPS) }))
     .output(approvalGrantSchema)
     .mutation(async ({ ctx, input }) => {
@@ -63,11 +63,11 @@ export const approvalGrantsRouter = router({
       answerCreated(ctx, grant.revision);
       return grant;
     }),
-  update: settingsWriteProcedure
+  update: settingsDecisionProcedure
     .input(z.strictObject({ ...recordIdShape, ...changeable, name: z.string().optional(), active: bool().optional() }))
     .output(approvalGrantSchema)
     .mutation(async ({ ctx, input }) => answered(ctx, await updateGrant(svc(ctx), withRevision(ctx, input)))),
-  deactivate: settingsWriteProcedure
+  deactivate: settingsDecisionProcedure
     .input(deactivateInput)
     .output(approvalGrantSchema)
     .mutation(async ({ ctx, input }) => answered(ctx, await deactivateGrant(svc(ctx), withRevision(ctx, input)))),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createAssignment, deactivateAssignment, listAssignments, updateAssignment } from '../../../services/approvals-setup/assignments';
 import { svc } from '../../context';
-import { settingsReadProcedure, settingsWriteProcedure } from '../../procedures';
+import { settingsDecisionProcedure, settingsReadProcedure } from '../../procedures';
 import { amountOut, pageOutput, recordIdShape, uuid } from '../../schemas';
 import { router } from '../../trpc';
 import { answerCreated, decimalInput, timestamp } from '../fields';
@@ -39,7 +39,7 @@ export const approverAssignmentsRouter = router({
     .input(listInput({ analytic_account_id: uuid().optional() }))
     .output(pageOutput(approverAssignmentSchema))
     .query(({ ctx, input }) => listAssignments(svc(ctx), input)),
-  create: settingsWriteProcedure
+  create: settingsDecisionProcedure
     .input(z.strictObject({ analytic_account_id: uuid(), member_id: uuid(), ...period }))
     .output(approverAssignmentSchema)
     .mutation(async ({ ctx, input }) => {
@@ -47,11 +47,11 @@ export const approverAssignmentsRouter = router({
       answerCreated(ctx, a.revision);
       return a;
     }),
-  update: settingsWriteProcedure
+  update: settingsDecisionProcedure
     .input(z.strictObject({ ...recordIdShape, ...period, valid_from: isoDate().optional() }))
     .output(approverAssignmentSchema)
     .mutation(async ({ ctx, input }) => answered(ctx, await updateAssignment(svc(ctx), withRevision(ctx, input)))),
-  deactivate: settingsWriteProcedure
+  deactivate: settingsDecisionProcedure
     .input(deactivateInput)
     .output(approverAssignmentSchema)
     .mutation(async ({ ctx, input }) => answered(ctx, await deactivateAssignment(svc(ctx), withRevision(ctx, input)))),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createDelegation, deactivateDelegation, listDelegations, updateDelegation } from '../../../services/approvals-setup/delegations';
 import { svc } from '../../context';
-import { settingsReadProcedure, settingsWriteProcedure } from '../../procedures';
+import { settingsDecisionProcedure, settingsReadProcedure } from '../../procedures';
 import { pageOutput, recordIdShape, uuid } from '../../schemas';
 import { router } from '../../trpc';
 import { answerCreated } from '../fields';
@@ -17,7 +17,7 @@ export const delegationsRouter = router({
     .input(listInput({ delegator_member_id: uuid().optional(), delegate_member_id: uuid().optional() }))
     .output(pageOutput(delegationSchema))
     .query(({ ctx, input }) => listDelegations(svc(ctx), input)),
-  create: settingsWriteProcedure
+  create: settingsDecisionProcedure
     .input(z.strictObject({ delegator_member_id: uuid(), ...delegationFields }))
     .output(delegationSchema)
     .mutation(async ({ ctx, input }) => {
@@ -25,11 +25,11 @@ export const delegationsRouter = router({
       answerCreated(ctx, d.revision);
       return d;
     }),
-  update: settingsWriteProcedure
+  update: settingsDecisionProcedure
     .input(z.strictObject({ ...recordIdShape, valid_from: isoDate().optional(), valid_to: isoDate().optional(), reason: z.string().nullable().optional() }))
     .output(delegationSchema)
     .mutation(async ({ ctx, input }) => answered(ctx, await updateDelegation(svc(ctx), withRevision(ctx, input)))),
-  deactivate: settingsWriteProcedure
+  deactivate: settingsDecisionProcedure
     .input(deactivateInput)
     .output(delegationSchema)
     .mutation(async ({ ctx, input }) => answered(ctx, await deactivateDelegation(svc(ctx), withRevision(ctx, input)))),

@@ -1,0 +1,1 @@
+ALTER TABLE "claim_policies" ADD COLUMN "payout_tolerance_percent" numeric(5, 2) DEFAULT '5' NOT NULL;

@@ -1,0 +1,120 @@
+/**
+ * Authority is weighed at signing as well as at opening (DESIGN section 17): an approver whose
+ * approver assignment ended or was deactivated, or whose superior position they left, no longer
+ * signs a sign-off opened before, and is no longer shown approve (available_transitions, to_act and
+ * your_share agree with the act). Another approver still in force completes it; a sign-off left with
+ * nobody falls back the way opening does (the grant's fallback).
+ */
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { approverAssignments, positionAssignments } from '../../src/db/schema';
+import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
+import { fileTestClaim } from '../factories/claim-filing';
+import { addClaimLine, createClaimReferenceData, createTestPayoutChannel } from '../factories/claims';
+import { decide, insertAssignment, insertDelegation, insertGrant, readClaim, retireGrants } from '../factories/approvals';
+import { createTestMember, createTestOrganization } from '../factories/organization';
+import { useTestApp } from '../helpers/app';
+import { callerFor, expectRefused } from '../helpers/settings-calls';
+
+const t = useTestApp();
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+async function world() {
+  const org = await createTestOrganization(t.db);
+  const ref = await createClaimReferenceData(t.db, org.id);
+  const member = (role: 'employee' | 'accountant' = 'employee') => createTestMember(t.db, org.id, { role });
+  const [employee, head, deputyHead, pm1, pm2, controller, assistant] = [await member(), await member(), await member(), await member(), await member(), await member('accountant'), await member()];
+  const division = await createOrgUnit(t.db, { organizationId: org.id, code: 'DIV', name: 'Engineering Division' });
+  const dept = await createOrgUnit(t.db, { organizationId: org.id, code: 'DEPT-A', name: 'Structures', parentId: division.id });
+  const divHeadPos = await createPosition(t.db, { organizationId: org.id, orgUnitId: division.id, title: 'Head of Division', isUnitHead: true });
+  const headPos = await createPosition(t.db, { organizationId: org.id, orgUnitId: dept.id, title: 'Head of Structures', isUnitHead: true });
+  const engineer = await createPosition(t.db, { organizationId: org.id, orgUnitId: dept.id, title: 'Engineer' });
+  await assignPosition(t.db, { organizationId: org.id, memberId: head.id, positionId: headPos.id, validFrom: '2020-01-01' });
+  await assignPosition(t.db, { organizationId: org.id, memberId: deputyHead.id, positionId: divHeadPos.id, validFrom: '2020-01-01' });
+  await assignPosition(t.db, { organizationId: org.id, memberId: employee.id, positionId: engineer.id, validFrom: '2020-01-01' });
+
+  await retireGrants(t.db, org.id);
+  const fc = await insertGrant(t.db, org.id, { name: 'Finance controller', kind: 'default', step: 'finance', holderMemberId: controller.id });
+  await insertGrant(t.db, org.id, { name: 'Line manager', kind: 'superior', step: 'review', maxLevels: 1 });
+  await insertGrant(t.db, org.id, { name: 'Project approvers', kind: 'account_approver', step: 'finance', fallbackGrantId: fc.id });
+  const a1 = await insertAssignment(t.db, org.id, { analyticAccountId: ref.zeta.id, memberId: pm1.id });
+  const a2 = await insertAssignment(t.db, org.id, { analyticAccountId: ref.alpha.id, memberId: pm2.id });
+  const channel = await createTestPayoutChannel(t.db, org.id, employee.id);
+  const claim = await fileTestClaim(t, employee, { title: 'Site visits', payout_channel_id: channel.id });
+  const now = new Date();
+  await addClaimLine(t.db, { organizationId: org.id, claimId: claim.id, now, type: 'receipt', expenseDate: '2026-01-10', categoryId: ref.meals.id, description: 'Lunch', amount: '300.00', documentBasis: 'relaxation_receipt', relaxationReason: 'Stall', shares: [{ analyticAccountId: ref.zeta.id, percentage: '100' }] });
+  await addClaimLine(t.db, { organizationId: org.id, claimId: claim.id, now, type: 'receipt', expenseDate: '2026-01-11', categoryId: ref.travel.id, description: 'Taxi', amount: '200.00', documentBasis: 'relaxation_receipt', relaxationReason: 'Driver', shares: [{ analyticAccountId: ref.alpha.id, percentage: '100' }] });
+  await decide(t, employee.session, claim.id, 'submit');
+  return { org, ref, employee, head, deputyHead, pm1, pm2, controller, assistant, fc, a1, a2, claim, headPos };
+}
+
+const approveOf = (answer: any) => answer.available_transitions.find((d: any) => d.action_key === 'approve');
+const toAct = async (session: string) => (await callerFor(t, session).expenses.claims.list({ scope: 'to_act' })).claims.map((c: any) => [c.id, c.your_share]);
+
+describe('authority withdrawn after a sign-off opened', () => {
+  it('an approver assignment that ended: not offered, signing refused (403), a delegate of it refused too; another approver in force completes the share', async () => {
+    const w = await world();
+    await decide(t, w.head.session, w.claim.id, 'approve');
+    // A second approver on Alpha, assigned after finance opened; pm2 lends their authority to an assistant.
+    const second = await insertAssignment(t.db, w.org.id, { analyticAccountId: w.ref.alpha.id, memberId: w.pm1.id });
+    await callerFor(t, w.org.owner.session, 1).settings.approverAssignments.update({ id: second.id, max_amount: '5000.00' });
+    await insertDelegation(t.db, w.org.id, { delegatorMemberId: w.pm2.id, delegateMemberId: w.assistant.id, validFrom: day(-5), validTo: day(5) });
+    expect(approveOf(await readClaim(t, w.pm2.session, w.claim.id))).toMatchObject({ allowed: true, signs: [{ account_code: 'P-ALPHA', amount: '200.00' }] });
+    expect(await toAct(w.pm2.session)).toEqual([[w.claim.id, '200.00']]);
+
+    // pm2's assignment ends yesterday (a dated end passes; no set-up call runs).
+    await t.db.update(approverAssignments).set({ validTo: day(-1) }).where(and(eq(approverAssignments.organizationId, w.org.id), eq(approverAssignments.id, w.a2.id)));
+    const asPm2 = await readClaim(t, w.pm2.session, w.claim.id);
+    expect(approveOf(asPm2)).toMatchObject({ allowed: false });
+    expect(approveOf(asPm2).signs).toBeUndefined();
+    expect(asPm2.signoffs.find((s: any) => s.account_code === 'P-ALPHA').eligible).not.toContain(w.pm2.id);
+    expect(await toAct(w.pm2.session)).toEqual([]);
+    await expectRefused(decide(t, w.pm2.session, w.claim.id, 'approve'), 403, 'forbidden');
+    expect(approveOf(await readClaim(t, w.assistant.session, w.claim.id))).toMatchObject({ allowed: false });
+    await expectRefused(decide(t, w.assistant.session, w.claim.id, 'approve'), 403, 'forbidden');
+
+    // pm1 holds Alpha (the second assignment) and Zeta: signs both and the claim is approved.
+    expect(approveOf(await readClaim(t, w.pm1.session, w.claim.id)).signs.map((s: any) => [s.account_code, s.amount])).toEqual([
+      ['P-ALPHA', '200.00'],
+      ['P-ZETA', '300.00'],
+    ]);
+    const approved = await decide(t, w.pm1.session, w.claim.id, 'approve');
+    expect(approved.claim.state).toBe('approved');
+  });
+
+  it('an approver assignment deactivated with nobody left on the account: the share falls back to the grant’s fallback, who signs it', async () => {
+    const w = await world();
+    await decide(t, w.head.session, w.claim.id, 'approve');
+    await callerFor(t, w.org.owner.session, w.a2.revision).settings.approverAssignments.deactivate({ id: w.a2.id });
+    expect(approveOf(await readClaim(t, w.pm2.session, w.claim.id))).toMatchObject({ allowed: false });
+    await expectRefused(decide(t, w.pm2.session, w.claim.id, 'approve'), 403, 'forbidden');
+
+    // The controller (the fallback grant's holder) now holds Alpha's share, as opening would have given it.
+    const asController = await readClaim(t, w.controller.session, w.claim.id);
+    expect(asController.signoffs.find((s: any) => s.account_code === 'P-ALPHA').eligible).toEqual([w.controller.id]);
+    expect(approveOf(asController)).toMatchObject({ allowed: true, signs: [{ account_code: 'P-ALPHA', amount: '200.00' }] });
+    expect(await toAct(w.controller.session)).toEqual([[w.claim.id, '200.00']]);
+    const afterController = await decide(t, w.controller.session, w.claim.id, 'approve');
+    expect(afterController.claim.state).toBe('finance');
+    expect(afterController.decisions.at(-1)).toMatchObject({ via: 'escalation', actor_member_id: w.controller.id });
+    expect((await decide(t, w.pm1.session, w.claim.id, 'approve')).claim.state).toBe('approved');
+  });
+
+  it('a superior who left their position no longer signs review; the position\'s new holder does', async () => {
+    const w = await world();
+    expect(approveOf(await readClaim(t, w.head.session, w.claim.id))).toMatchObject({ allowed: true });
+    // The head's assignment ended yesterday (a dated end passes); the assistant holds the position from today.
+    await t.db
+      .update(positionAssignments)
+      .set({ validTo: day(-1) })
+      .where(and(eq(positionAssignments.organizationId, w.org.id), eq(positionAssignments.memberId, w.head.id)));
+    expect(approveOf(await readClaim(t, w.head.session, w.claim.id))).toMatchObject({ allowed: false });
+    await expectRefused(decide(t, w.head.session, w.claim.id, 'approve'), 403, 'forbidden');
+    await callerFor(t, w.org.owner.session).settings.positionAssignments.create({ member_id: w.assistant.id, position_id: w.headPos.id, valid_from: day(0) });
+    // Nobody stored is in force: the step falls back as opening would today, to the position's new holder.
+    const asAssistant = await readClaim(t, w.assistant.session, w.claim.id);
+    expect(approveOf(asAssistant)).toMatchObject({ allowed: true, signs: [{ account_code: 'P-ALPHA', amount: '200.00' }, { account_code: 'P-ZETA', amount: '300.00' }] });
+    expect((await decide(t, w.assistant.session, w.claim.id, 'approve')).claim.state).toBe('finance');
+  });
+});
