@@ -22,6 +22,13 @@ export const CANCEL_WINDOW_MS = 72 * 3600 * 1000;
 export const MYINVOIS_JOBS = { submit: 'myinvois-submit', poll: 'myinvois-poll', cancel: 'myinvois-cancel' } as const;
 
 /**
+ * Attempts of a MyInvois job before it is dead (each failure, and each process that died running it,
+ * is one; retries back off from 30 s to an hour, so about three and a half hours of failing). A run
+ * that ends normally counts afresh. Small, so a poison answer that kills its process stops soon.
+ */
+export const MYINVOIS_MAX_ATTEMPTS = 10;
+
+/**
  * Enqueues the organization's MyInvois job of this kind to run no later than `runAt` (one pending
  * per organization and kind: a waiting one is brought forward, a running one reschedules itself).
  */
@@ -33,7 +40,7 @@ export async function enqueueMyinvois(db: ServiceContext['db'], kind: keyof type
     runAt,
     createdAt: now,
     dedupeKey: `${MYINVOIS_JOBS[kind]}:${organizationId}`,
-    maxAttempts: 1000,
+    maxAttempts: MYINVOIS_MAX_ATTEMPTS,
   });
 }
 

@@ -209,7 +209,7 @@ async function recover(db: Database, client: MyInvoisClient, row: EinvoiceRow, n
 export async function submitDue(db: Database, organizationId: string, now: Date, deps: MyinvoisDeps): Promise<RunOutcome & { more: boolean }> {
   const outcome = { submitted: 0, valid: 0, invalid: 0, recovered: 0, more: false };
   const conn = await connectionFor(db, organizationId, deps, now);
-  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`);
+  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`, { orBackoff: true });
   const { fresh, stale } = await claimForSending(db, organizationId, now, conn);
   // A full claim: more may be waiting; the job runs again at once.
   outcome.more = fresh.length + stale.length >= BATCH_LIMIT;
@@ -276,7 +276,7 @@ async function afterFailedSend(db: Database, rows: EinvoiceRow[], error: unknown
     throw new RetryAfter(1, `LHDN refused the submission (${error.status} ${error.code ?? ''})`);
   }
   const wait = duplicate && error.retryAfterSeconds ? Math.max(error.retryAfterSeconds, SENDING_STALE_MS / 1000) : SENDING_STALE_MS / 1000;
-  throw new RetryAfter(wait, `the submission's outcome is unknown (${error instanceof Error ? error.message : 'error'}); it is looked up at LHDN before sending again`);
+  throw new RetryAfter(wait, `the submission's outcome is unknown (${error instanceof Error ? error.message : 'error'}); it is looked up at LHDN before sending again`, { orBackoff: true });
 }
 
 /** LHDN's error (either shape) as the rows keep it. */
@@ -304,7 +304,7 @@ function errorsOf(error: unknown, fallbackCode = 'rejected', fallbackDetail = 'L
 export async function pollDue(db: Database, organizationId: string, now: Date, deps: MyinvoisDeps, opts: { dueBy?: Date } = {}): Promise<RunOutcome & { next?: Date }> {
   const outcome: RunOutcome = { submitted: 0, valid: 0, invalid: 0, recovered: 0 };
   const conn = await connectionFor(db, organizationId, deps, now);
-  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`);
+  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`, { orBackoff: true });
   const due = await db.transaction((tx) => claimEinvoices(tx, { organizationId, states: ['submitted', 'valid'], limit: 500, pollDueBy: opts.dueBy ?? now }));
   const submitted = due.filter((r) => r.state === 'submitted');
   const bySubmission = new Map<string, EinvoiceRow[]>();
@@ -379,7 +379,7 @@ async function watchRejection(db: Database, conn: Connection, row: EinvoiceRow, 
 /** Sends the cancellations asked for; LHDN's answer cancels the document or puts it back. */
 export async function cancelDue(db: Database, organizationId: string, now: Date, deps: MyinvoisDeps): Promise<number> {
   const conn = await connectionFor(db, organizationId, deps, now);
-  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`);
+  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`, { orBackoff: true });
   const rows = await db.transaction((tx) => claimEinvoices(tx, { organizationId, states: ['valid'], limit: BATCH_LIMIT, cancelRequested: true }));
   let done = 0;
   for (const row of rows) {
