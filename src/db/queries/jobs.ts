@@ -175,6 +175,30 @@ export async function deleteFinishedJobs(db: Database, q: { before: Date; batchS
   return Number(row?.n ?? 0);
 }
 
+/**
+ * The organization's job of one of these kinds that a person should see: a pending one (queued,
+ * running or failed) first, else the latest. Scoped by organization (the einvoice GET shows it).
+ */
+export async function findOrganizationJob(db: Database, q: { organizationId: string; kinds: string[] }): Promise<JobRow | undefined> {
+  if (q.kinds.length === 0) return undefined;
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.organizationId, q.organizationId), inArray(jobs.kind, q.kinds)))
+    .orderBy(sql`(${jobs.state} in ('queued', 'running', 'failed')) desc`, sql`${jobs.createdAt} desc`, sql`${jobs.id} desc`)
+    .limit(1);
+  return row;
+}
+
+/** Jobs not done, by kind and state (the /metrics gauges). */
+export async function countUnfinishedJobs(db: Database): Promise<{ kind: string; state: string; n: number }[]> {
+  const rows = await queryRows<{ kind: string; state: string; n: number }>(
+    db,
+    sql`select kind, state, count(*)::int as n from jobs where state in ('queued', 'running', 'failed', 'dead') group by kind, state`,
+  );
+  return rows.map((r) => ({ kind: r.kind, state: r.state, n: Number(r.n) }));
+}
+
 /** One job, for tests and operators. */
 export async function findJob(db: Database, id: string): Promise<JobRow | undefined> {
   const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
