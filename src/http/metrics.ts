@@ -2,13 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { queryRows, sql } from '../db/client';
+import { countUnfinishedJobs } from '../db/queries/jobs';
 import type { AppDeps } from '../deps';
 import { problemForCode } from '../lib/problem';
 import { appRouter } from '../routers/app';
 
 /**
  * GET /metrics in the Prometheus text format (DESIGN section 10): requests by route template and
- * status, latency histograms, the database pool and the job queue depth. Routes are labelled by
+ * status, latency histograms, the database pool and the job queue depth (also by job kind). Routes are labelled by
  * their template (`/v1/receivables/customers/{id}`, `/trpc/receivables.customers.get`), never by
  * the raw URL: an id or a client-written path never becomes a label (the series stay bounded).
  * With METRICS_TOKEN set, the page needs `Authorization: Bearer <token>`; unset, it is open and
@@ -79,6 +80,21 @@ export function registerMetrics(app: FastifyInstance, deps: AppDeps): void {
       } catch {
         // The database did not answer (/readyz says so): no figure rather than a stale one.
         this.reset();
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'jobs_by_kind',
+    help: 'Background jobs not finished, by kind and state (failed = retrying after a failure, dead = out of attempts)',
+    labelNames: ['kind', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      try {
+        for (const row of await countUnfinishedJobs(deps.db)) this.set({ kind: row.kind, state: row.state }, row.n);
+      } catch {
+        // The database did not answer: no figure rather than a stale one.
       }
     },
   });

@@ -6,11 +6,16 @@ import { isAppError } from '../lib/errors';
  * carries the statement and its parameters, so database errors are named by SQLSTATE only).
  */
 
-/** Thrown by a handler to be retried after exactly `seconds` (instead of the backoff). Counts as an attempt. */
+/**
+ * Thrown by a handler to be retried after exactly `seconds` (instead of the backoff), or with
+ * `orBackoff` after `seconds` or the backoff, whichever is later (a failure that repeats slows down).
+ * Counts as an attempt.
+ */
 export class RetryAfter extends Error {
   constructor(
     readonly seconds: number,
     readonly reason = 'the handler asked to be retried later',
+    readonly options: { orBackoff?: boolean } = {},
   ) {
     super(reason);
     this.name = 'RetryAfter';

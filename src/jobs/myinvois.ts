@@ -2,13 +2,13 @@ import { organizationsWithEinvoiceWork } from '../db/queries/einvoices';
 import { CHECK_CLAIM_LINES_JOB, checkClaimLinesDue, enqueueClaimLineChecks, organizationsWithLineChecksDue } from '../services/einvoicing/claim-line-checks';
 import type { MyinvoisDeps } from '../services/einvoicing/connection';
 import { enqueueMyinvois, MYINVOIS_JOBS } from '../services/einvoicing/outbox';
-import { cancelDue, pollDue, submitDue } from '../services/einvoicing/submission';
+import { cancelDue, pollDue, recoverDue, submitDue } from '../services/einvoicing/submission';
 import type { JobContext, JobRegistry } from './registry';
 
 /**
  * The MyInvois jobs (MYINVOIS.md point 4): one pending job per organization and kind, enqueued by
  * the issuing and cancelling steps in their own transaction (services/einvoicing/outbox.ts) and by
- * each other (a submission enqueues its poll). They commit their own steps (a row is marked
+ * each other (a submission enqueues its poll, and its recovery when a request's outcome is unknown). They commit their own steps (a row is marked
  * `sending` before the request leaves), so they run with `ownTransactions`. A sweep every
  * `sweepSeconds` enqueues the work any organization still has due, so nothing waits on a job that
  * died. The work itself is services/einvoicing/submission.ts.
@@ -37,6 +37,15 @@ export function registerMyinvoisJobs(registry: JobRegistry, deps: MyinvoisDeps, 
     MYINVOIS_JOBS.poll,
     async (ctx) => {
       const { next } = await pollDue(ctx.db, organizationOf(ctx), ctx.now, deps);
+      return next ? { runAgainAt: next } : undefined;
+    },
+    { ownTransactions: true },
+  );
+  // Looks up at LHDN the documents whose submission's outcome is unknown, a few searches a minute.
+  registry.register(
+    MYINVOIS_JOBS.recover,
+    async (ctx) => {
+      const { next } = await recoverDue(ctx.db, organizationOf(ctx), ctx.now, deps);
       return next ? { runAgainAt: next } : undefined;
     },
     { ownTransactions: true },

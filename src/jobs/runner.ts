@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/client';
-import { buryJobsOutOfAttempts, claimDueJobs, markJobDone, markJobFailed, rescheduleJob, type JobRow } from '../db/queries/jobs';
+import { claimDueJobs, failExpiredLeases, markJobDone, markJobFailed, rescheduleJob, type JobRow } from '../db/queries/jobs';
 import { describeJobError, RetryAfter } from './errors';
 import { enqueuePeriodic } from './queue';
 import type { JobRegistry } from './registry';
@@ -11,7 +11,8 @@ import type { JobRegistry } from './registry';
  * runners in any number of processes never take the same job), then run each in its own
  * transaction together with marking it done. A failure is recorded outside that transaction and
  * retried with exponential backoff and jitter (or exactly as RetryAfter says) until the job is dead.
- * A process that dies mid-job loses nothing: its lease runs out and another runner takes the job.
+ * A process that dies mid-job loses nothing: its lease runs out, the attempt its claim counted is
+ * spent (failed with the same backoff, or dead after the last), and another runner takes it again.
  *
  * `runOnce(now)` is one batch on an injected clock (tests); `start()` polls every `pollIntervalMs`
  * and `stop()` waits for the batch under way. On the embedded database it runs in the server process.
@@ -76,7 +77,10 @@ export class JobRunner {
     const kinds = registry.kinds();
     for (const p of registry.periodic()) await enqueuePeriodic(db, { kind: p.kind, everySeconds: p.everySeconds, now, maxAttempts: p.maxAttempts });
     const result: BatchResult = { claimed: 0, done: 0, failed: 0, dead: 0, lost: 0 };
-    result.dead += await buryJobsOutOfAttempts(db, { now, kinds });
+    // A lease that ran out is a process that died mid-job: that claim's attempt is spent.
+    const expired = await failExpiredLeases(db, { now, kinds, backoffSeconds: this.#o.backoffSeconds, maxBackoffSeconds: this.#o.maxBackoffSeconds });
+    result.failed += expired.failed;
+    result.dead += expired.dead;
     const leaseUntil = new Date(now.getTime() + this.#o.leaseSeconds * 1000);
     const claimed = await claimDueJobs(db, { now, limit: this.#o.batchSize, leaseUntil, kinds });
     result.claimed = claimed.length;
@@ -107,10 +111,8 @@ export class JobRunner {
       return ran ? 'done' : 'lost';
     } catch (error) {
       const message = describeJobError(error);
-      const delayMs =
-        error instanceof RetryAfter
-          ? error.seconds * 1000
-          : backoffMs(job.attempts, { base: this.#o.backoffSeconds, max: this.#o.maxBackoffSeconds, random: this.#o.random() });
+      const backoff = () => backoffMs(job.attempts, { base: this.#o.backoffSeconds, max: this.#o.maxBackoffSeconds, random: this.#o.random() });
+      const delayMs = !(error instanceof RetryAfter) ? backoff() : error.options.orBackoff ? Math.max(error.seconds * 1000, backoff()) : error.seconds * 1000;
       const state = await markJobFailed(db, { id: job.id, attempts: job.attempts, now, retryAt: new Date(now.getTime() + delayMs), error: message });
       if (!state) return 'lost';
       const fields = { jobId: job.id, kind: job.kind, attempts: job.attempts, maxAttempts: job.maxAttempts, error: message };

@@ -22,6 +22,7 @@ export const JOB_KINDS = {
   myinvoisSubmit: MYINVOIS_JOBS.submit,
   myinvoisPoll: MYINVOIS_JOBS.poll,
   myinvoisCancel: MYINVOIS_JOBS.cancel,
+  myinvoisRecover: MYINVOIS_JOBS.recover,
   myinvoisCheckClaimLines: CHECK_CLAIM_LINES_JOB,
   myinvoisSweep: MYINVOIS_SWEEP,
 } as const;

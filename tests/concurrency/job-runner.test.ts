@@ -1,20 +1,23 @@
 /**
  * The job runner on PostgreSQL (DESIGN section 14; PGlite has one connection and cannot race): two
- * runners on separate connections never run a job twice, a job whose lease ran out is taken again
- * (but never while its first run still holds the row), failures are retried with backoff until the
+ * runners on separate connections never run a job twice, a job whose lease ran out has spent an
+ * attempt and is taken again after the backoff (never while its first run still holds the row; a
+ * MyInvois job that kills its process is dead after its 10 attempts), failures are retried with backoff until the
  * job is dead, RetryAfter sets the retry exactly, and a periodic job is enqueued once per period.
  * Each test uses its own job kinds: runners only claim the kinds their registry knows.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/client';
-import { claimDueJobs, findJob, markJobDone } from '../../src/db/queries/jobs';
+import { claimDueJobs, findJob, LEASE_RAN_OUT, markJobDone } from '../../src/db/queries/jobs';
 import { jobs } from '../../src/db/schema';
 import { RetryAfter } from '../../src/jobs/errors';
 import { enqueue } from '../../src/jobs/queue';
 import { JobRegistry, type JobHandler } from '../../src/jobs/registry';
 import { backoffMs, JobRunner } from '../../src/jobs/runner';
+import { enqueueMyinvois, MYINVOIS_JOBS, MYINVOIS_MAX_ATTEMPTS } from '../../src/services/einvoicing/outbox';
+import { createTestOrganization } from '../factories/organization';
 import { onPostgres, useTestApp } from '../helpers/app';
 
 const NOW = new Date('2026-11-23T10:00:00Z');
@@ -68,7 +71,7 @@ describe.skipIf(!onPostgres)('the job runner across connections', () => {
     expect(rows.map((r) => [r.state, r.attempts])).toEqual(rows.map(() => ['done', 1]));
   });
 
-  it('a job whose lease ran out (its process died after claiming) is taken again; the dead claim can no longer finish it', async () => {
+  it('a job whose lease ran out (its process died after claiming) counts that attempt, is retried after the backoff; the dead claim can no longer finish it', async () => {
     const kind = uniqueKind('lease');
     let ran = 0;
     const id = (await enqueue(t.db, { kind, now: NOW }))!;
@@ -77,10 +80,45 @@ describe.skipIf(!onPostgres)('the job runner across connections', () => {
     expect(claimed!.id).toBe(id);
     const b = runner(t.db, kind, async () => void (ran += 1));
     expect((await b.runOnce(after(299))).claimed).toBe(0);
-    expect(await b.runOnce(after(300))).toMatchObject({ claimed: 1, done: 1 });
+    expect(await b.runOnce(after(300))).toMatchObject({ claimed: 0, failed: 1 });
+    expect(await findJob(t.db, id)).toMatchObject({ state: 'failed', attempts: 1, lastError: LEASE_RAN_OUT, runAt: after(330) });
+    expect(await b.runOnce(after(330))).toMatchObject({ claimed: 1, done: 1 });
     expect(ran).toBe(1);
     expect(await findJob(t.db, id)).toMatchObject({ state: 'done', attempts: 2 });
-    expect(await markJobDone(other.db, { id, attempts: claimed!.attempts, now: after(301) })).toBe(false);
+    expect(await markJobDone(other.db, { id, attempts: claimed!.attempts, now: after(331) })).toBe(false);
+  });
+
+  it('a MyInvois job whose process dies every time it runs it is dead after its 10 attempts, each retry later than the last', async () => {
+    const org = await createTestOrganization(t.db);
+    await enqueueMyinvois(t.db, 'submit', org.id, NOW, NOW);
+    const [job] = await t.db.select().from(jobs).where(and(eq(jobs.organizationId, org.id), eq(jobs.kind, MYINVOIS_JOBS.submit)));
+    expect(job).toMatchObject({ state: 'queued', maxAttempts: MYINVOIS_MAX_ATTEMPTS });
+    const r = runner(t.db, MYINVOIS_JOBS.submit, async () => {
+      throw new Error('a crashed job is never run to the end');
+    });
+    let at = NOW;
+    const delays: number[] = [];
+    for (let crash = 1; crash <= 10; crash++) {
+      // A process claims the job and dies running it (a poison answer, the OOM killer).
+      const claimed = await claimDueJobs(other.db, { now: at, limit: 50, leaseUntil: after(300, at), kinds: [MYINVOIS_JOBS.submit] });
+      expect(claimed.map((c) => c.id)).toContain(job!.id);
+      await r.runOnce(after(300, at));
+      const row = (await findJob(t.db, job!.id))!;
+      expect(row).toMatchObject({ attempts: crash, lastError: LEASE_RAN_OUT, lockedUntil: null });
+      if (crash < 10) {
+        expect(row.state).toBe('failed');
+        delays.push(row.runAt.getTime() - after(300, at).getTime());
+        at = row.runAt;
+      } else {
+        expect(row.state).toBe('dead');
+      }
+    }
+    expect(delays[0]).toBe(30_000);
+    for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThanOrEqual(delays[i - 1]!);
+    // Dead: no runner takes it again, however late.
+    const late = await claimDueJobs(other.db, { now: after(10 * 86_400), limit: 50, leaseUntil: after(11 * 86_400), kinds: [MYINVOIS_JOBS.submit] });
+    expect(late.map((c) => c.id)).not.toContain(job!.id);
+    expect(await findJob(t.db, job!.id)).toMatchObject({ state: 'dead', attempts: 10 });
   });
 
   it('a job still running holds its row: another runner does not take it even after the lease ran out', async () => {
@@ -158,7 +196,7 @@ describe.skipIf(!onPostgres)('the job runner across connections', () => {
     await claimDueJobs(other.db, { now: NOW, limit: 1, leaseUntil: after(300), kinds: [kind] });
     const r = runner(t.db, kind, async () => {});
     expect(await r.runOnce(after(300))).toMatchObject({ claimed: 0, dead: 1 });
-    expect(await findJob(t.db, id)).toMatchObject({ state: 'dead', attempts: 1 });
+    expect(await findJob(t.db, id)).toMatchObject({ state: 'dead', attempts: 1, lastError: LEASE_RAN_OUT, finishedAt: after(300) });
   });
 
   it('a periodic job is enqueued once per period, whichever runners tick and however often', async () => {

@@ -92,6 +92,9 @@ describe('GET /v1/receivables/invoices/{id}/einvoice', () => {
       errors: [],
       preflight: BUYER_PROBLEMS,
       document: null,
+      last_error: null,
+      attempts: 0,
+      next_attempt_at: null,
     });
     for (const p of answer.preflight) expect(typeof p.detail).toBe('string');
     await completeCustomer(w);

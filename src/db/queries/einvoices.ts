@@ -88,6 +88,15 @@ export async function nextPollAt(db: Database, organizationId: string): Promise<
   return row?.at ? new Date(row.at) : undefined;
 }
 
+/** When the earliest of the organization's `sending` requests left (their fate unknown until looked up), or undefined. */
+export async function earliestSending(db: Database, q: { organizationId: string }): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ at: sql<string | null>`min(coalesce(${einvoices.sendingAt}, ${einvoices.queuedAt}))` })
+    .from(einvoices)
+    .where(and(eq(einvoices.organizationId, q.organizationId), eq(einvoices.state, 'sending')));
+  return row?.at ? new Date(row.at) : undefined;
+}
+
 /** The organizations with e-invoice work due at `now` (the sweep re-enqueues their jobs). */
 export async function organizationsWithEinvoiceWork(db: Database, now: Date): Promise<{ organizationId: string; kind: 'submit' | 'poll' | 'cancel' }[]> {
   return queryRows(

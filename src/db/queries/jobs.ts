@@ -67,24 +67,18 @@ export async function insertJobOnce(db: Database, job: NewJob & { dedupeKey: str
 }
 
 /**
- * Claims up to `limit` due jobs of the given kinds in one statement: waiting jobs whose time has
- * come, and running jobs whose lease ran out with attempts left. Rows another process is claiming
- * are skipped, not waited for. Each claim counts an attempt and takes a lease until `leaseUntil`.
+ * Claims up to `limit` due jobs of the given kinds in one statement: queued jobs whose time has come
+ * and failed ones whose retry is due (a running job whose lease ran out is first turned into a
+ * failed one by failExpiredLeases). Rows another process is claiming are skipped, not waited for.
+ * Each claim counts an attempt and takes a lease until `leaseUntil`: a process that dies while
+ * running the job has spent that attempt.
  */
 export async function claimDueJobs(db: Database, q: { now: Date; limit: number; leaseUntil: Date; kinds: string[] }): Promise<JobRow[]> {
   if (q.kinds.length === 0 || q.limit < 1) return [];
   const due = db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(
-      and(
-        inArray(jobs.kind, q.kinds),
-        or(
-          and(inArray(jobs.state, ['queued', 'failed']), lte(jobs.runAt, q.now)),
-          and(eq(jobs.state, 'running'), lte(jobs.lockedUntil, q.now), sql`${jobs.attempts} < ${jobs.maxAttempts}`),
-        ),
-      ),
-    )
+    .where(and(inArray(jobs.kind, q.kinds), inArray(jobs.state, ['queued', 'failed']), lte(jobs.runAt, q.now)))
     .orderBy(jobs.runAt)
     .limit(q.limit)
     .for('update', { skipLocked: true });
@@ -95,18 +89,40 @@ export async function claimDueJobs(db: Database, q: { now: Date; limit: number; 
     .returning();
 }
 
+export const LEASE_RAN_OUT = 'the process running the job stopped before it finished (its lease ran out)';
+
 /**
- * A running job whose lease ran out on its last attempt (its process died each time): dead, so it
- * is not claimed for ever. Answers how many.
+ * Running jobs whose lease ran out (their process died: SIGKILL, OOM, a poison answer): the attempt
+ * their claim counted is spent, so each is failed and retried after the same backoff as a thrown
+ * error (`base·2^(attempts-1)` seconds, capped), or dead when that was its last attempt. A job that
+ * kills its process is thus dead after max_attempts, never re-leased for ever. Rows still locked
+ * (a run under way past its lease holds its row) are left alone. Answers how many became each.
  */
-export async function buryJobsOutOfAttempts(db: Database, q: { now: Date; kinds: string[] }): Promise<number> {
-  if (q.kinds.length === 0) return 0;
+export async function failExpiredLeases(
+  db: Database,
+  q: { now: Date; kinds: string[]; backoffSeconds: number; maxBackoffSeconds: number },
+): Promise<{ failed: number; dead: number }> {
+  if (q.kinds.length === 0) return { failed: 0, dead: 0 };
+  const now = sql`${q.now.toISOString()}::timestamptz`;
+  const dead = sql`${jobs.attempts} >= ${jobs.maxAttempts}`;
+  const expired = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(inArray(jobs.kind, q.kinds), eq(jobs.state, 'running'), lte(jobs.lockedUntil, q.now)))
+    .for('update', { skipLocked: true });
   const rows = await db
     .update(jobs)
-    .set({ state: 'dead', lockedUntil: null, finishedAt: q.now, lastError: 'the lease ran out on the last attempt (its process stopped)' })
-    .where(and(inArray(jobs.kind, q.kinds), eq(jobs.state, 'running'), lte(jobs.lockedUntil, q.now), sql`${jobs.attempts} >= ${jobs.maxAttempts}`))
-    .returning({ id: jobs.id });
-  return rows.length;
+    .set({
+      state: sql`case when ${dead} then 'dead' else 'failed' end`,
+      runAt: sql`case when ${dead} then ${jobs.runAt}
+                 else ${now} + least(${q.maxBackoffSeconds}::float8, ${q.backoffSeconds}::float8 * power(2, greatest(${jobs.attempts} - 1, 0))) * interval '1 second' end`,
+      finishedAt: sql`case when ${dead} then ${now} else null end`,
+      lockedUntil: null,
+      lastError: LEASE_RAN_OUT,
+    })
+    .where(inArray(jobs.id, expired))
+    .returning({ state: jobs.state });
+  return { failed: rows.filter((r) => r.state === 'failed').length, dead: rows.filter((r) => r.state === 'dead').length };
 }
 
 /** The claim `attempts` made, still current: only it may finish or fail the job. */
@@ -157,6 +173,30 @@ export async function deleteFinishedJobs(db: Database, q: { before: Date; batchS
         select count(*)::int as n from gone`,
   );
   return Number(row?.n ?? 0);
+}
+
+/**
+ * The organization's job of one of these kinds that a person should see: a pending one (queued,
+ * running or failed) first, else the latest. Scoped by organization (the einvoice GET shows it).
+ */
+export async function findOrganizationJob(db: Database, q: { organizationId: string; kinds: string[] }): Promise<JobRow | undefined> {
+  if (q.kinds.length === 0) return undefined;
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.organizationId, q.organizationId), inArray(jobs.kind, q.kinds)))
+    .orderBy(sql`(${jobs.state} in ('queued', 'running', 'failed')) desc`, sql`${jobs.createdAt} desc`, sql`${jobs.id} desc`)
+    .limit(1);
+  return row;
+}
+
+/** Jobs not done, by kind and state (the /metrics gauges). */
+export async function countUnfinishedJobs(db: Database): Promise<{ kind: string; state: string; n: number }[]> {
+  const rows = await queryRows<{ kind: string; state: string; n: number }>(
+    db,
+    sql`select kind, state, count(*)::int as n from jobs where state in ('queued', 'running', 'failed', 'dead') group by kind, state`,
+  );
+  return rows.map((r) => ({ kind: r.kind, state: r.state, n: Number(r.n) }));
 }
 
 /** One job, for tests and operators. */

@@ -1,10 +1,12 @@
 /**
  * A receivables document's e-invoice status (MYINVOIS.md point 8): its current e-invoice row (the
  * live one, else the last invalid one) as LHDN last answered, the errors LHDN gave, the preflight of
- * a draft, and the document exactly as it was sent.
+ * a draft, the document exactly as it was sent, and how the e-invoice job it waits on is faring.
  */
 import { findCurrentEinvoice, type EinvoiceRow } from '../../db/queries/einvoices';
+import { findOrganizationJob } from '../../db/queries/jobs';
 import { findDocumentRow } from '../../db/queries/receivable-documents';
+import { MYINVOIS_JOBS } from './outbox';
 import { AppError } from '../../lib/errors';
 import type { ServiceContext } from '../context';
 import type { PreflightProblem } from './preflight';
@@ -26,6 +28,41 @@ export interface EinvoiceStatus {
   errors: { code: string; detail: string; pointer: string | null }[];
   preflight: PreflightProblem[];
   document: Record<string, unknown> | null;
+  last_error: string | null;
+  attempts: number;
+  next_attempt_at: string | null;
+}
+
+/** The e-invoice job a row waits on, by its state (src/jobs/myinvois.ts). */
+function jobKindsOf(row: EinvoiceRow | undefined): string[] {
+  if (!row) return [];
+  if (row.state === 'queued') return [MYINVOIS_JOBS.submit];
+  if (row.state === 'sending') return [MYINVOIS_JOBS.submit, MYINVOIS_JOBS.recover];
+  if (row.state === 'submitted') return [MYINVOIS_JOBS.poll];
+  if (row.state === 'valid' && row.cancelRequestedAt) return [MYINVOIS_JOBS.cancel];
+  if (row.state === 'valid' && row.nextPollAt) return [MYINVOIS_JOBS.poll];
+  return [];
+}
+
+export const LAST_ERROR_SHOWN = 500;
+
+/**
+ * How the document's e-invoice job is faring: its last error while it is retrying or dead (the
+ * runner's description: LHDN's error fields, never an answer's body), its attempts, and when it
+ * runs next (null when nothing is scheduled).
+ */
+async function jobFacts(ctx: ServiceContext, row: EinvoiceRow | undefined): Promise<Pick<EinvoiceStatus, 'last_error' | 'attempts' | 'next_attempt_at'>> {
+  // One job per kind (its pending one, else its latest); of a sending row's two, the failing one.
+  const candidates = [];
+  for (const kind of jobKindsOf(row)) candidates.push(await findOrganizationJob(ctx.db, { organizationId: ctx.principal.organizationId, kinds: [kind] }));
+  const job = candidates.find((j) => j?.state === 'failed' || j?.state === 'dead') ?? candidates.find((j) => j && j.state !== 'done');
+  if (!job) return { last_error: null, attempts: 0, next_attempt_at: null };
+  const failing = job.state === 'failed' || job.state === 'dead' || (job.state === 'running' && job.attempts > 1);
+  return {
+    last_error: failing && job.lastError ? job.lastError.slice(0, LAST_ERROR_SHOWN) : null,
+    attempts: job.attempts,
+    next_attempt_at: job.state === 'queued' || job.state === 'failed' ? job.runAt.toISOString() : null,
+  };
 }
 
 /** The validation link LHDN's portal serves for a valid document: `{portal}/{uuid}/share/{longId}`. */
@@ -77,5 +114,6 @@ export async function readEinvoiceStatus(ctx: ServiceContext, input: { id: strin
     errors: [...(row?.errors ?? []), ...(row?.cancelErrors ?? [])],
     preflight: draft ? await documentPreflight(ctx, doc) : [],
     document: row?.document ? (JSON.parse(row.document) as Record<string, unknown>) : null,
+    ...(await jobFacts(ctx, row)),
   };
 }

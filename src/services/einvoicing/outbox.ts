@@ -7,7 +7,7 @@
  */
 import { findCurrentEinvoice, insertEinvoice, lockLiveEinvoice, updateEinvoice, validNotesReferring, type EinvoiceRow } from '../../db/queries/einvoices';
 import type { DocumentRow } from '../../db/queries/receivable-documents';
-import { insertJobNoLaterThan } from '../../db/queries/jobs';
+import { insertJob, insertJobNoLaterThan } from '../../db/queries/jobs';
 import { AppError } from '../../lib/errors';
 import type { ServiceContext } from '../context';
 import type { TakenStep } from '../workflow/take-transition';
@@ -19,7 +19,14 @@ import { findEinvoiceRow } from './settings';
 export const CANCEL_WINDOW_MS = 72 * 3600 * 1000;
 
 /** The job kinds of the MyInvois work (registered in src/jobs/standard-jobs.ts). */
-export const MYINVOIS_JOBS = { submit: 'myinvois-submit', poll: 'myinvois-poll', cancel: 'myinvois-cancel' } as const;
+export const MYINVOIS_JOBS = { submit: 'myinvois-submit', poll: 'myinvois-poll', cancel: 'myinvois-cancel', recover: 'myinvois-recover' } as const;
+
+/**
+ * Attempts of a MyInvois job before it is dead (each failure, and each process that died running it,
+ * is one; retries back off from 30 s to an hour, so about three and a half hours of failing). A run
+ * that ends normally counts afresh. Small, so a poison answer that kills its process stops soon.
+ */
+export const MYINVOIS_MAX_ATTEMPTS = 10;
 
 /**
  * Enqueues the organization's MyInvois job of this kind to run no later than `runAt` (one pending
@@ -33,7 +40,24 @@ export async function enqueueMyinvois(db: ServiceContext['db'], kind: keyof type
     runAt,
     createdAt: now,
     dedupeKey: `${MYINVOIS_JOBS[kind]}:${organizationId}`,
-    maxAttempts: 1000,
+    maxAttempts: MYINVOIS_MAX_ATTEMPTS,
+  });
+}
+
+/**
+ * Enqueues the organization's recovery job (services/einvoicing/submission.ts recoverDue) for `runAt`
+ * unless one is pending: never brought forward, so the pace its runs keep (LHDN's search limit)
+ * holds however often the submit job asks.
+ */
+export async function enqueueRecovery(db: ServiceContext['db'], organizationId: string, runAt: Date, now: Date) {
+  await insertJob(db, {
+    kind: MYINVOIS_JOBS.recover,
+    organizationId,
+    payload: { organization_id: organizationId },
+    runAt,
+    createdAt: now,
+    dedupeKey: `${MYINVOIS_JOBS.recover}:${organizationId}`,
+    maxAttempts: MYINVOIS_MAX_ATTEMPTS,
   });
 }
 

@@ -5,9 +5,10 @@
  * - submit: claim the queued rows (FOR UPDATE SKIP LOCKED), compose and store each document once
  *   (signed for 1.1), mark them `sending` and COMMIT, then send them in batches within LHDN's limits.
  *   A request whose outcome is unknown (timeout, 5xx, a lost answer, a crash) leaves its rows
- *   `sending`; the next run looks each one up at LHDN (search by its number since the request left)
- *   and adopts the UUID LHDN gave it, and only sends again what LHDN never received. A 429 puts the
- *   rows back in the queue and waits exactly `Retry-After`.
+ *   `sending`. A 429 puts the rows back in the queue and waits exactly `Retry-After`.
+ * - recover: looks the `sending` rows up at LHDN within its search limit (a few searches a minute,
+ *   each over a window of several rows), adopts the UUID LHDN gave each, and puts back in the queue
+ *   only what LHDN never received. The submit job keeps sending new documents meanwhile.
  * - poll: asks LHDN for each submitted document's verdict: valid → the document is `issued` with
  *   LHDN's uuid, longId and validation time; invalid → back to `draft` with LHDN's errors kept. Valid
  *   documents are looked at again until the 72-hour window closes, for a buyer's rejection request.
@@ -19,7 +20,7 @@
  * through the workflow's system edges (services/workflow/take-transition.ts).
  */
 import type { Database } from '../../db/client';
-import { claimEinvoices, findCurrentEinvoice, nextPollAt, updateEinvoice, type EinvoiceRow } from '../../db/queries/einvoices';
+import { claimEinvoices, earliestSending, findCurrentEinvoice, nextPollAt, updateEinvoice, type EinvoiceRow } from '../../db/queries/einvoices';
 import { findOrganization } from '../../db/queries/organizations';
 import { findDocumentLink, findDocumentRow, findLines, lockDocument } from '../../db/queries/receivable-documents';
 import type { EinvoiceError, SellerIdentity } from '../../db/schema';
@@ -34,7 +35,7 @@ import { receivableTransitionAdapter } from '../receivables/transition-adapter';
 import { takeTransition } from '../workflow/take-transition';
 import { composeEinvoice } from './compose';
 import { connectionFor, type Connection, type MyinvoisDeps } from './connection';
-import { CANCEL_WINDOW_MS, enqueueMyinvois } from './outbox';
+import { CANCEL_WINDOW_MS, enqueueMyinvois, enqueueRecovery } from './outbox';
 
 /** How long a sent request may still be in flight elsewhere: a `sending` row older than this is looked up. */
 export const SENDING_STALE_MS = 120_000;
@@ -138,19 +139,14 @@ async function refuse(tx: Database, row: EinvoiceRow, errors: EinvoiceError[], n
 // Submit
 
 /**
- * Claims what is due: queued rows (composed now if they never were) and `sending` rows whose
- * request left more than SENDING_STALE_MS ago. Fresh rows are marked `sending` in the same commit.
+ * Claims the queued rows (composed now if they never were) and marks them `sending` in the same
+ * commit. `sending` rows whose request's fate is unknown are the recovery job's (recoverDue).
  */
-async function claimForSending(db: Database, organizationId: string, now: Date, conn: Connection): Promise<{ fresh: EinvoiceRow[]; stale: EinvoiceRow[] }> {
+async function claimForSending(db: Database, organizationId: string, now: Date, conn: Connection): Promise<EinvoiceRow[]> {
   return db.transaction(async (tx) => {
-    const rows = await claimEinvoices(tx, { organizationId, states: ['queued', 'sending'], limit: BATCH_LIMIT, sendingBefore: new Date(now.getTime() - SENDING_STALE_MS) });
+    const rows = await claimEinvoices(tx, { organizationId, states: ['queued'], limit: BATCH_LIMIT });
     const fresh: EinvoiceRow[] = [];
-    const stale: EinvoiceRow[] = [];
     for (const row of rows) {
-      if (row.state === 'sending') {
-        stale.push(row);
-        continue;
-      }
       let composed = row.document && row.documentHash ? { document: row.document, documentHash: row.documentHash } : undefined;
       if (!composed) {
         try {
@@ -165,63 +161,161 @@ async function claimForSending(db: Database, organizationId: string, now: Date, 
       await updateEinvoice(tx, { organizationId, id: row.id }, set);
       fresh.push({ ...row, ...set });
     }
-    return { fresh, stale };
+    return fresh;
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// Recover
+
 /**
- * A `sending` row whose request's fate is unknown: found at LHDN (by its number, submitted since
- * the request left), it takes the UUID LHDN gave it; not found, it is sent again.
+ * LHDN allows 12 searches a minute per client. Recovery spends at most this many per run, and its
+ * job runs again no sooner than RECOVERY_INTERVAL_MS after a run that left work (or after LHDN's
+ * Retry-After): a few searches a minute at most, the rest of the limit left for people.
  */
-async function recover(db: Database, client: MyInvoisClient, row: EinvoiceRow, now: Date): Promise<boolean> {
-  const from = new Date((row.sendingAt ?? row.queuedAt).getTime() - 60_000);
-  const found = (await client.searchDocuments({ searchQuery: row.codeNumber, invoiceDirection: 'Sent', submissionDateFrom: from.toISOString(), submissionDateTo: now.toISOString() })).filter(
-    (d) => d.internalId === row.codeNumber,
-  );
-  // The latest LHDN has whose bytes are the row's (LHDN hides an invalid document's: then the
-  // number and the time must do): an earlier attempt it found invalid does not stand for this one.
-  let match: (typeof found)[number] | undefined;
-  for (const candidate of found.sort((a, b) => Date.parse(b.dateTimeReceived) - Date.parse(a.dateTimeReceived))) {
-    if (candidate.status === 'Invalid') {
-      match = candidate;
-      break;
-    }
-    const raw = await client.getDocumentRaw(candidate.uuid);
-    if (raw.document === row.document) {
-      match = candidate;
-      break;
-    }
+export const SEARCHES_PER_RUN = 3;
+export const RECOVERY_INTERVAL_MS = 60_000;
+/** LHDN allows 60 raw-document reads a minute; recovery compares at most this many per run. */
+const RAW_READS_PER_RUN = 20;
+/** `sending` rows whose requests left within this span of each other are looked up with one search. */
+const RECOVERY_GROUP_SPAN_MS = 10 * 60_000;
+
+type Found = Awaited<ReturnType<MyInvoisClient['searchDocumentsPage']>>['result'][number];
+
+/** Runs out of a per-run allowance: the run stops and its job comes back later. */
+class OutOfBudget extends Error {}
+
+/** Rows sorted by when their request left, cut into groups no wider than RECOVERY_GROUP_SPAN_MS. */
+function groupsBySendingTime(rows: EinvoiceRow[]): EinvoiceRow[][] {
+  const at = (r: EinvoiceRow) => (r.sendingAt ?? r.queuedAt).getTime();
+  const groups: EinvoiceRow[][] = [];
+  for (const row of [...rows].sort((x, y) => at(x) - at(y))) {
+    const last = groups[groups.length - 1];
+    if (last && at(row) - at(last[0]!) <= RECOVERY_GROUP_SPAN_MS) last.push(row);
+    else groups.push([row]);
   }
-  if (!match) return false;
-  await onRow(db, row, 'sending', async (tx) => {
-    await updateEinvoice(tx, { organizationId: row.organizationId, id: row.id }, {
+  return groups;
+}
+
+/**
+ * The submission LHDN holds for this row among what the search found: the latest with its number
+ * whose bytes are the row's (LHDN hides an invalid document's: then the number and the time must
+ * do). An earlier attempt it found invalid does not stand for this one.
+ */
+async function matchOf(client: MyInvoisClient, row: EinvoiceRow, found: Found[], budget: { raw: number }): Promise<Found | undefined> {
+  const candidates = found.filter((d) => d.internalId === row.codeNumber).sort((a, b) => Date.parse(b.dateTimeReceived) - Date.parse(a.dateTimeReceived));
+  for (const candidate of candidates) {
+    if (candidate.status === 'Invalid') return candidate;
+    if (budget.raw <= 0) throw new OutOfBudget();
+    budget.raw -= 1;
+    const raw = await client.getDocumentRaw(candidate.uuid);
+    if (raw.document === row.document) return candidate;
+  }
+  return undefined;
+}
+
+/** A row found at LHDN: it takes the UUID LHDN gave it, and is polled for its verdict. */
+async function adopt(db: Database, row: EinvoiceRow, match: Found, now: Date): Promise<void> {
+  await onRow(db, row, 'sending', (tx) =>
+    updateEinvoice(tx, { organizationId: row.organizationId, id: row.id }, {
       state: 'submitted',
       uuid: match.uuid,
       submissionUid: match.submissionUid,
       submittedAt: new Date(match.dateTimeReceived),
       nextPollAt: now,
-    });
-  });
-  return true;
+    }),
+  );
+}
+
+/**
+ * One group of `sending` rows looked up with one search over the window their requests could have
+ * reached LHDN in (from a minute before the first left to SENDING_STALE_MS after the last), paged
+ * newest first. A row is settled when the pages read reach back before its request left: found, it
+ * is adopted; not found, LHDN never received it and it goes back to the queue to be sent again. The
+ * rest wait for the next run (a narrower window then). Answers how many were found and re-queued.
+ */
+async function recoverGroup(db: Database, client: MyInvoisClient, group: EinvoiceRow[], now: Date, budget: { searches: number; raw: number }) {
+  const at = (r: EinvoiceRow) => (r.sendingAt ?? r.queuedAt).getTime();
+  const from = new Date(at(group[0]!) - 60_000);
+  const to = new Date(Math.min(now.getTime(), at(group[group.length - 1]!) + SENDING_STALE_MS));
+  const single = group.length === 1;
+  const found: Found[] = [];
+  let complete = false;
+  for (let pageNo = 1; budget.searches > 0; pageNo++) {
+    budget.searches -= 1;
+    const page = await client.searchDocumentsPage(
+      { invoiceDirection: 'Sent', submissionDateFrom: from.toISOString(), submissionDateTo: to.toISOString(), ...(single ? { searchQuery: group[0]!.codeNumber } : {}) },
+      pageNo,
+    );
+    found.push(...page.result);
+    if (pageNo >= page.metadata.totalPages || page.result.length === 0) {
+      complete = true;
+      break;
+    }
+  }
+  // Newest first: the pages read hold everything LHDN received after the oldest result read.
+  const reachedBack = complete ? -Infinity : Math.min(...found.map((d) => Date.parse(d.dateTimeReceived)));
+  const outcome = { recovered: 0, requeued: 0 };
+  for (const row of group) {
+    if (!(at(row) > reachedBack)) continue;
+    const match = await matchOf(client, row, found, budget);
+    if (match) {
+      await adopt(db, row, match, now);
+      outcome.recovered += 1;
+    } else {
+      await onRow(db, row, 'sending', (tx) => updateEinvoice(tx, { organizationId: row.organizationId, id: row.id }, { state: 'queued' }));
+      outcome.requeued += 1;
+    }
+  }
+  return outcome;
+}
+
+/**
+ * The organization's `sending` rows whose request's fate is unknown (a timeout, a 5xx, a lost
+ * answer, a crash), looked up at LHDN within its search limit: at most SEARCHES_PER_RUN searches,
+ * each covering a group of rows. Found rows take their UUID and are polled; rows LHDN never received
+ * go back to the queue for the submit job, which keeps sending new documents meanwhile. A 429 ends
+ * the run and it comes back after Retry-After. Answers when to run again, if work is left.
+ */
+export async function recoverDue(db: Database, organizationId: string, now: Date, deps: MyinvoisDeps): Promise<{ recovered: number; requeued: number; next?: Date }> {
+  const conn = await connectionFor(db, organizationId, deps, now);
+  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`, { orBackoff: true });
+  const outcome = { recovered: 0, requeued: 0 };
+  const stale = await db.transaction((tx) => claimEinvoices(tx, { organizationId, states: ['sending'], limit: BATCH_LIMIT, sendingBefore: new Date(now.getTime() - SENDING_STALE_MS) }));
+  const budget = { searches: SEARCHES_PER_RUN, raw: RAW_READS_PER_RUN };
+  let waitMs = RECOVERY_INTERVAL_MS;
+  try {
+    for (const group of groupsBySendingTime(stale)) {
+      if (budget.searches <= 0) break;
+      const done = await recoverGroup(db, conn.client, group, now, budget);
+      outcome.recovered += done.recovered;
+      outcome.requeued += done.requeued;
+    }
+  } catch (error) {
+    if (error instanceof MyInvoisError && error.status === 429) waitMs = Math.max(waitMs, (error.retryAfterSeconds ?? 60) * 1000);
+    else if (!(error instanceof OutOfBudget)) throw error;
+  } finally {
+    if (outcome.recovered) await enqueueMyinvois(db, 'poll', organizationId, now, now);
+    if (outcome.requeued) await enqueueMyinvois(db, 'submit', organizationId, now, now);
+  }
+  const left = await earliestSending(db, { organizationId });
+  if (!left) return outcome;
+  const staleAt = new Date(left.getTime() + SENDING_STALE_MS);
+  return { ...outcome, next: new Date(Math.max(now.getTime() + waitMs, staleAt.getTime())) };
 }
 
 /** Sends the organization's due documents; answers what happened. Throws RetryAfter to be run again. */
 export async function submitDue(db: Database, organizationId: string, now: Date, deps: MyinvoisDeps): Promise<RunOutcome & { more: boolean }> {
   const outcome = { submitted: 0, valid: 0, invalid: 0, recovered: 0, more: false };
   const conn = await connectionFor(db, organizationId, deps, now);
-  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`);
-  const { fresh, stale } = await claimForSending(db, organizationId, now, conn);
+  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`, { orBackoff: true });
+  // Rows left `sending` by an earlier run (a crash, a lost answer) are looked up by their own job,
+  // within LHDN's search limit; new documents do not wait for it.
+  const inFlight = await earliestSending(db, { organizationId });
+  if (inFlight) await enqueueRecovery(db, organizationId, new Date(Math.max(now.getTime(), inFlight.getTime() + SENDING_STALE_MS)), now);
+  const toSend = await claimForSending(db, organizationId, now, conn);
   // A full claim: more may be waiting; the job runs again at once.
-  outcome.more = fresh.length + stale.length >= BATCH_LIMIT;
-  const toSend = [...fresh];
-  for (const row of stale) {
-    if (await recover(db, conn.client, row, now)) {
-      outcome.recovered += 1;
-      continue;
-    }
-    await updateEinvoice(db, { organizationId, id: row.id }, { sendingAt: now, sendAttempts: row.sendAttempts + 1 });
-    toSend.push(row);
-  }
+  outcome.more = toSend.length >= BATCH_LIMIT;
   const { batches, tooLarge } = batchDocuments(toSend.map((row) => ({ codeNumber: row.codeNumber, bytes: Buffer.from(row.document!, 'utf8'), row })));
   for (const big of tooLarge) {
     await onRow(db, big.row, 'sending', (tx, current) => refuse(tx, current, [lhdnError('MaximumSizeExceeded', 'The document is larger than the 300 KB LHDN accepts')], now));
@@ -275,8 +369,9 @@ async function afterFailedSend(db: Database, rows: EinvoiceRow[], error: unknown
     for (const row of rows) await onRow(db, row, 'sending', (tx, current) => refuse(tx, current, errorsOf(error.details, error.code ?? `http_${error.status}`, error.message), now));
     throw new RetryAfter(1, `LHDN refused the submission (${error.status} ${error.code ?? ''})`);
   }
+  await enqueueRecovery(db, rows[0]!.organizationId, new Date(now.getTime() + SENDING_STALE_MS), now);
   const wait = duplicate && error.retryAfterSeconds ? Math.max(error.retryAfterSeconds, SENDING_STALE_MS / 1000) : SENDING_STALE_MS / 1000;
-  throw new RetryAfter(wait, `the submission's outcome is unknown (${error instanceof Error ? error.message : 'error'}); it is looked up at LHDN before sending again`);
+  throw new RetryAfter(wait, `the submission's outcome is unknown (${error instanceof Error ? error.message : 'error'}); it is looked up at LHDN before sending again`, { orBackoff: true });
 }
 
 /** LHDN's error (either shape) as the rows keep it. */
@@ -304,7 +399,7 @@ function errorsOf(error: unknown, fallbackCode = 'rejected', fallbackDetail = 'L
 export async function pollDue(db: Database, organizationId: string, now: Date, deps: MyinvoisDeps, opts: { dueBy?: Date } = {}): Promise<RunOutcome & { next?: Date }> {
   const outcome: RunOutcome = { submitted: 0, valid: 0, invalid: 0, recovered: 0 };
   const conn = await connectionFor(db, organizationId, deps, now);
-  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`);
+  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`, { orBackoff: true });
   const due = await db.transaction((tx) => claimEinvoices(tx, { organizationId, states: ['submitted', 'valid'], limit: 500, pollDueBy: opts.dueBy ?? now }));
   const submitted = due.filter((r) => r.state === 'submitted');
   const bySubmission = new Map<string, EinvoiceRow[]>();
@@ -379,7 +474,7 @@ async function watchRejection(db: Database, conn: Connection, row: EinvoiceRow, 
 /** Sends the cancellations asked for; LHDN's answer cancels the document or puts it back. */
 export async function cancelDue(db: Database, organizationId: string, now: Date, deps: MyinvoisDeps): Promise<number> {
   const conn = await connectionFor(db, organizationId, deps, now);
-  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`);
+  if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`, { orBackoff: true });
   const rows = await db.transaction((tx) => claimEinvoices(tx, { organizationId, states: ['valid'], limit: BATCH_LIMIT, cancelRequested: true }));
   let done = 0;
   for (const row of rows) {

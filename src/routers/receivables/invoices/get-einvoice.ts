@@ -20,6 +20,12 @@ export const einvoiceStatusSchema = z
       .array(z.object({ pointer: z.string(), code: z.enum(PREFLIGHT_CODES), detail: z.string() }))
       .describe('Every reason LHDN would refuse the document now; issuing is refused with them when e-invoicing is on'),
     document: z.record(z.string(), z.unknown()).nullable().describe('The UBL 2.1 JSON document exactly as submitted'),
+    last_error: z
+      .string()
+      .nullable()
+      .describe("Why the e-invoice job this document waits on (submission, recovery, polling, cancellation) last failed, while it is retrying or dead (at most 500 characters); null when it is not failing"),
+    attempts: z.number().int().describe("Attempts that job has made since it last ran to the end (10 and failing: it is dead, left for an operator)"),
+    next_attempt_at: z.string().nullable().describe('When that job runs next; null when nothing is scheduled (done, running or dead)'),
   })
   .meta({ id: 'EinvoiceStatus' });
 
