@@ -79,6 +79,12 @@ function peoplesSeeds(org: DemoOrganization, seen: Seen): [string, unknown][] {
   if (project && accountant) seeds.push(['trpc settings.approverAssignments.create', { analytic_account_id: project.id, member_id: accountant.id, valid_from: '2026-01-01', min_amount: '0' }]);
   if (clerk && accountant) seeds.push(['trpc settings.delegations.create', { delegator_member_id: accountant.id, delegate_member_id: clerk.id, valid_from: '2026-03-01', valid_to: '2026-03-31', scope: 'all' }]);
   if (axis) seeds.push(['trpc settings.approvalGrants.create', { name: 'Fuzz superior', kind: 'superior', step: 'review', bands: [] }]);
+  // Members, roles and a member's own payout channels.
+  seeds.push(
+    ['trpc organization.members.add', { name: 'Fuzz Member', email: 'fuzz.member@example.my', roles: ['viewer'] }],
+    ['trpc organization.roles.create', { key: 'fuzz_role', name: 'Fuzz role', permissions: ['receivables.invoice.read'] }],
+    ['trpc me.payoutChannels.create', { channel_key: 'duitnow', name: 'Fuzz DuitNow', fields: { id_type: 'mobile', id_value: '+60 12-345 6799' } }],
+  );
 
   // People's decisions on receivables documents: every edge a demo document offers.
   for (const d of seen.invoices) {
