@@ -1,5 +1,6 @@
 import type { ApiReferenceConfiguration } from '@scalar/fastify-api-reference';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { PRODUCT_NAME } from './routers/api-guide';
 
 /**
  * The /docs page (Scalar, served by @scalar/fastify-api-reference with its JavaScript bundled in the
@@ -18,7 +19,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
  */
 export const DOCS_PAGE_CONFIGURATION = {
   url: '/v1/openapi.json',
-  title: 'Receivables and Expense Claims API',
+  // The browser tab (<title>); the page's heading is the document's info.title, the same name.
+  pageTitle: PRODUCT_NAME,
+  title: PRODUCT_NAME,
   agent: { disabled: true },
   mcp: { disabled: true },
   showDeveloperTools: 'never',

@@ -5,7 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './deps';
 import { registerDocsPage } from './docs-page';
-import { ERROR_CATALOGUE, isAppError } from './lib/errors';
+import { isAppError } from './lib/errors';
 import { loggerOptions, LOG_SAFETY } from './lib/logging';
 import { registerHealthRoutes } from './http/health';
 import { registerMetrics } from './http/metrics';
@@ -17,6 +17,7 @@ import { deferredChildLogger, RequestLogController } from './routers/request-log
 import { registerContentRoute } from './routers/documents/content-route';
 import { registerUploadRoute } from './routers/documents/upload-route';
 import { registerInvoicePdfRoute } from './routers/receivables/invoices/pdf-route';
+import { registerProblemPages } from './routers/problem-pages';
 import { guardRefusedRequest } from './routers/route-guard';
 import { registerRestAdapter } from './routers/rest-adapter';
 import { appRouter } from './routers/app';
@@ -268,15 +269,7 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
 
   registerDocsPage(app, (req, reply) => answerNotFound(served, req, reply));
 
-  app.get('/problems/:code', async (req, reply) => {
-    const code = (req.params as { code: string }).code;
-    // Own codes only: `__proto__`, `constructor` and the like are no problem types.
-    const entry = Object.hasOwn(ERROR_CATALOGUE, code) ? (ERROR_CATALOGUE as Record<string, { status: number; title: string }>)[code] : undefined;
-    if (!entry) return sendProblem(req, reply, problemForCode('not_found', `There is no problem type ${JSON.stringify(code)}`));
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(`<!doctype html><title>${code}</title><h1>${entry.title}</h1><p>Status ${entry.status}. Code <code>${code}</code>. See /docs for the operations that answer it.</p>`);
-  });
+  registerProblemPages(app);
 
   registerHealthRoutes(app, deps);
 

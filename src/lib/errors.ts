@@ -83,6 +83,49 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
+/**
+ * What a caller should do about each code: one sentence, shown on its /problems/<code> page and in the
+ * errors section of the /docs page (src/routers/api-guide.ts), so the two never disagree.
+ * tests/http/problems.test.ts requires one for every code of the catalogue.
+ */
+export const WHAT_TO_DO: Partial<Record<ErrorCode, string>> = {
+  invalid_request: 'Fix the request to the operation\'s shape (the detail and errors[] name the field): valid JSON, the documented types, formats and fields only; do not retry it unchanged.',
+  unauthenticated: 'Send a valid credential as Authorization: Bearer <fk_... API key or fs_... session token>; if it was revoked or expired, get a new one (a new key from an administrator, or log in again).',
+  forbidden: 'Use a credential whose permissions include the one this operation needs, or ask an administrator to grant it (to the member\'s roles, and to the API key).',
+  person_required: 'Take this decision as a person: call with a session token (auth.login) instead of an API key.',
+  transition_refused: 'Read available_transitions on the record: refusal.code and refusal.detail say why this caller may not take the edge now (another person, a band, a missing reason or state); do not retry unchanged.',
+  not_found: 'Check the id and the organization of the credential: a record of another organization answers the same as one that does not exist.',
+  method_not_allowed: 'Use one of the methods the Allow header lists for this path.',
+  conflict: 'Read the record again: its state does not allow this now (the detail says why); act on its current state.',
+  revision_mismatch: 'Read the record again (GET), look at what changed, and send the write again with If-Match set to the new ETag.',
+  owner_role_manage_required: 'Have a member who holds organization.roles.manage_owner make this change.',
+  self_lockout: 'Make the change so that you, and at least one active member, keep organization.roles.manage: grant it to someone else first, then make the change.',
+  idempotency_key_reused: 'Use a new Idempotency-Key for a different request; reuse a key only to retry exactly the same request.',
+  idempotency_in_progress: 'Wait Retry-After seconds and retry with the same Idempotency-Key: you will get the first request\'s answer.',
+  document_bound_elsewhere: 'A document backs one record only: upload the file again (POST /documents) and attach the new id.',
+  request_timeout: 'Send the whole request promptly on one connection, then retry.',
+  payload_too_large: 'Send a smaller body: at most 1 MiB of JSON, or a file within the upload limit.',
+  uri_too_long: 'Shorten the URL (at most 8 KiB, 500 characters per path segment): narrow the query or send a shorter search text.',
+  unsupported_media_type: 'Send the body as application/json in UTF-8 (multipart/form-data for POST /documents), with a Content-Type that says so.',
+  validation: 'Correct the fields errors[] points at (each pointer names one, with the rule it breaks) and send the request again.',
+  idempotency_key_required: 'Send an Idempotency-Key header of 1 to 255 characters with every write made with an API key (a fresh UUID per request is a good key).',
+  document_not_yours: 'Attach only documents you uploaded yourself: upload the file with your own credential, then attach its id.',
+  document_unknown: 'Upload the file first (POST /documents) and send the id it answers.',
+  custom_field_invalid: 'Send the custom field a value its definition accepts (type, options, length), or leave it out if it is not required.',
+  sole_owner_reason_required: 'Give a reason (not blank) when taking the sole-owner exception.',
+  einvoice_not_ready: 'Fix each problem errors[] lists (its code names the LHDN rule: customer TIN, seller identity, tax type, ...) on the draft, its customer or the organization\'s profile, then issue again.',
+  headers_too_large: 'Send fewer or smaller headers (at most 16 KiB with the request line).',
+  revision_required: 'Send If-Match with the revision the record\'s ETag gave (read it first if you do not have it).',
+  rate_limited: 'Wait Retry-After seconds before the next request, and spread requests under the RateLimit-* figures.',
+  internal: 'Retry later; if it persists, report it to the operator quoting the request id (instance, request_id, X-Request-Id).',
+  unavailable: 'Retry after a short wait (with backoff): the service cannot reach its database just now.',
+};
+
+/** The what-to-do sentence of a code (a fallback for a code that has none yet). */
+export function whatToDo(code: ErrorCode): string {
+  return WHAT_TO_DO[code] ?? 'See the detail of the answer and the operations at /docs.';
+}
+
 const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',

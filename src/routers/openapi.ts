@@ -6,6 +6,8 @@ import { MAX_URL_LENGTH } from './http-edges';
 import { appRouter } from './app';
 import { ALLOWED_TYPES } from '../services/documents/file-types';
 import { addExamples, addRequestExamples, exampleUuid } from './openapi-examples';
+import { addResponseExamples } from './openapi-response-examples';
+import { guideSections, PRODUCT_NAME } from './api-guide';
 import { uploadedDocumentJsonSchema } from './documents/schemas';
 import type { Meta } from './trpc';
 
@@ -166,11 +168,13 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: RateLimitSettings; router?: AnyRouter } = {}): OpenAPIObject {
   const router = opts.router ?? appRouter;
   const doc = generateOpenApiDocument(router, {
-    title: 'Receivables and Expense Claims API',
+    title: PRODUCT_NAME,
     version: API_VERSION,
     description:
       'Multi-tenant finance API for Malaysian organizations: receivables shaped for LHDN MyInvois, and expense claims. ' +
-      'Amounts travel as decimal strings. Errors are application/problem+json. Writes made with an API key need an Idempotency-Key.' +
+      'Amounts travel as decimal strings. Errors are application/problem+json. Writes made with an API key need an Idempotency-Key.\n\n' +
+      guideSections() +
+      '\n\n## Idempotency, rate limits and sizes' +
       policyDescription(opts.rateLimits),
     baseUrl: opts.serverUrl ?? '/v1',
     securitySchemes: {
@@ -256,6 +260,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
   for (const name of Object.keys(doc.components.schemas)) if (name.startsWith('error.')) delete doc.components.schemas[name];
   addExamples(doc);
   addRequestExamples(doc);
+  addResponseExamples(doc);
   return doc as OpenAPIObject;
 }
 

@@ -10,7 +10,7 @@ import { buildOpenApiDocument } from '../../src/routers/openapi';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app';
 import { kindOf, type Pools } from './arbitraries';
 import { KNOWN_FAILURES_BEING_FIXED } from './known';
-import { seedBodies } from './seeds';
+import { seedBodies, type Seen } from './seeds';
 import { type FuzzRequest, type Operation, trpcOperations, v1Operations } from './operations';
 
 /**
@@ -20,7 +20,7 @@ import { type FuzzRequest, type Operation, trpcOperations, v1Operations } from '
  * below 500; an error on /v1 a problem object (application/problem+json), on /trpc tRPC's error shape
  * with data.code; a request the contract refuses (unknown field or query parameter, `__proto__` key, NUL
  * or lone surrogate) not answered 2xx; and a refused write leaves the organization's rows as they were.
- * FUZZ_ONLY=<substring> restricts the operations (to replay one).
+ * FUZZ_ONLY=<substring>[,<substring>...] restricts the operations (to replay one, or to drive one surface).
  * PostgreSQL only: it needs the server's real database behaviour and its time.
  */
 
@@ -66,7 +66,7 @@ describe.skipIf(!onPostgres)('fuzzing every /v1 operation and tRPC procedure', (
     const actors = [...Array<typeof owner>(8).fill(owner), ...members.filter((m) => m !== owner)];
     const protectedIds = new Set([owner.id]);
 
-    const pools: Pools = { ids: [], customFieldKeys: acme.custom_fields.map((f) => f.key), accepted: seedBodies(acme), byKind: new Map() };
+    const pools: Pools = { ids: [], customFieldKeys: acme.custom_fields.map((f) => f.key), accepted: new Map(), byKind: new Map() };
     const accepted = new Map<string, number>();
     const known = new Set<string>();
     /** Takes every id an answer (or the demo data) names into the pools, by kind, and every revision. */
@@ -90,8 +90,25 @@ describe.skipIf(!onPostgres)('fuzzing every /v1 operation and tRPC procedure', (
     const revisions = new Map<string, number>();
     learn(acme, 'organization');
 
+    // The people's surfaces start from the records as they stand: read the demo's documents, claims and
+    // receipts once (their revisions for If-Match, their allocations), then seed the bodies each accepts.
+    const read = async (url: string, kind: string) => {
+      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${owner.api_key}` }, remoteAddress: FUZZ_ADDRESS });
+      const body = res.statusCode === 200 ? res.json() : undefined;
+      if (body) learn(body, kind);
+      return body;
+    };
+    const seen: Seen = { invoices: [], receipts: [] };
+    for (const d of acme.invoices) {
+      const doc = await read(`/v1/receivables/invoices/${d.id}`, 'invoice');
+      if (doc) seen.invoices.push(doc);
+    }
+    for (const c of acme.claims) await read(`/v1/expenses/claims/${c.id}`, 'claim');
+    seen.receipts = (await read('/v1/receivables/receipts?limit=100', 'receipt'))?.receipts ?? [];
+    for (const [op, bodies] of seedBodies(acme, seen)) pools.accepted.set(op, bodies);
+
     const doc = buildOpenApiDocument();
-    const ops: Operation[] = [...v1Operations(doc, pools), ...trpcOperations(appRouter, pools)].filter((o) => !ONLY || o.name.includes(ONLY));
+    const ops: Operation[] = [...v1Operations(doc, pools), ...trpcOperations(appRouter, pools)].filter((o) => !ONLY || ONLY.split(',').some((part) => o.name.includes(part)));
     expect(ops.length).toBeGreaterThan(0);
 
     // The organization's rows, table by table (count and a hash of every row), to compare around refused writes.

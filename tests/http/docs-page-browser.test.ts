@@ -51,9 +51,10 @@ async function visitDocs() {
     await testRequest.click();
     await page.waitForLoadState('networkidle');
   }
+  const title = await page.title();
   const text = (await page.locator('body').innerText()) + '\n' + (await page.locator('[aria-label], [title]').evaluateAll((els) => els.map((e) => `${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('title') ?? ''}`).join('\n')));
   await context.close();
-  return { requested: [...requested], text };
+  return { requested: [...requested], text, title };
 }
 
 describe('/docs in a browser', () => {
@@ -63,12 +64,15 @@ describe('/docs in a browser', () => {
       console.warn(`SKIPPED: ${note}`);
       ctx.skip(note);
     }
-    const { requested, text } = await visitDocs();
+    const { requested, text, title } = await visitDocs();
 
     // It did render the reference from this service's document, with its script served from here.
     expect(requested.some((u) => u.endsWith('/docs/js/scalar.js'))).toBe(true);
     expect(requested.some((u) => u.endsWith('/v1/openapi.json'))).toBe(true);
     expect(text).toContain('Receivables documents');
+    // The product's name in the tab and as the heading, and the guide's sections in the navigation.
+    expect(title).toBe('Finance API');
+    for (const heading of ['Finance API', 'Authentication', 'Errors', 'The MyInvois lifecycle']) expect(text).toContain(heading);
 
     expect(requested.filter((u) => !isLocal(u))).toEqual([]);
     // The examples it shows are the document's, not placeholders that fail when pasted.
