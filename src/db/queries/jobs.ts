@@ -1,5 +1,5 @@
-import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import { queryRows, type Database } from '../client';
+import { and, eq, lte, or, sql , inArray } from 'drizzle-orm';
+import { anyOf, queryRows, type Database } from '../client';
 import { jobs } from '../schema';
 
 /**
@@ -78,9 +78,9 @@ export async function claimDueJobs(db: Database, q: { now: Date; limit: number; 
     .from(jobs)
     .where(
       and(
-        inArray(jobs.kind, q.kinds),
+        anyOf(jobs.kind, q.kinds),
         or(
-          and(inArray(jobs.state, ['queued', 'failed']), lte(jobs.runAt, q.now)),
+          and(anyOf(jobs.state, ['queued', 'failed']), lte(jobs.runAt, q.now)),
           and(eq(jobs.state, 'running'), lte(jobs.lockedUntil, q.now), sql`${jobs.attempts} < ${jobs.maxAttempts}`),
         ),
       ),
@@ -104,7 +104,7 @@ export async function buryJobsOutOfAttempts(db: Database, q: { now: Date; kinds:
   const rows = await db
     .update(jobs)
     .set({ state: 'dead', lockedUntil: null, finishedAt: q.now, lastError: 'the lease ran out on the last attempt (its process stopped)' })
-    .where(and(inArray(jobs.kind, q.kinds), eq(jobs.state, 'running'), lte(jobs.lockedUntil, q.now), sql`${jobs.attempts} >= ${jobs.maxAttempts}`))
+    .where(and(anyOf(jobs.kind, q.kinds), eq(jobs.state, 'running'), lte(jobs.lockedUntil, q.now), sql`${jobs.attempts} >= ${jobs.maxAttempts}`))
     .returning({ id: jobs.id });
   return rows.length;
 }
