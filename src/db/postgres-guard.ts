@@ -22,6 +22,7 @@ import postgres from 'postgres';
 
 interface RawQuery {
   handler: unknown;
+  options?: { onexecute?: unknown };
   reject(err: unknown): void;
 }
 
@@ -80,10 +81,14 @@ export function guardedPostgres(url: string, options: postgres.Options<Record<st
     const execute = c.execute;
     /** Per transaction or reserved connection (its handler): the connection's close count when it began. */
     const began = new WeakMap<object, number>();
+    /** The close count when the pool last sent a transaction's `begin` on this connection. */
+    let beginAt: number | undefined;
     c.execute = (q: RawQuery) => {
-      if (q.handler !== poolHandler && typeof q.handler === 'function') {
-        const now = closes.get(c.id) ?? 0;
-        const at = began.get(q.handler);
+      const now = closes.get(c.id) ?? 0;
+      if (q.handler === poolHandler) {
+        if (q.options?.onexecute) beginAt = now;
+      } else if (typeof q.handler === 'function') {
+        const at = began.get(q.handler) ?? (beginAt === undefined || beginAt === now ? undefined : -1);
         if (at === undefined && c.queue !== closedQueue) began.set(q.handler, now);
         else if (at === undefined || at !== now || c.queue === closedQueue) {
           q.reject(connectionClosed());
