@@ -4,8 +4,11 @@ import { NoopCache } from 'drizzle-orm/cache/core';
 import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import { chmodSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import postgres from 'postgres';
 import { describeConnectionError } from './connection-errors';
+import { guardedPostgres } from './postgres-guard';
 import { acquireEmbeddedLock } from './embedded-lock';
 import * as schema from './schema';
 import { projectPath } from '../lib/project-root';
@@ -34,6 +37,8 @@ export interface OpenDatabaseOptions {
   /** A dump (PGlite `dumpDataDir`) to start the embedded database from, e.g. an already migrated template. */
   loadDataDir?: Blob;
   poolSize?: number;
+  /** application_name of the server connections (default APPLICATION_NAME). */
+  applicationName?: string;
   /**
    * Called with every statement the server driver sends (postgres.js `debug`), for benchmarks that
    * count round trips. Off by default (no hook installed); not supported on the embedded database.
@@ -42,11 +47,40 @@ export interface OpenDatabaseOptions {
 }
 
 /**
- * The client with every query a named prepared statement, in transactions too. drizzle asks
- * postgres.js for unnamed statements unless a query is given a name, so PostgreSQL would parse and
- * plan each one every time; postgres.js keeps one prepared statement per connection and query text
- * (re-preparing after a schema change on its own), and PostgreSQL chooses between custom and generic
- * plans per statement as usual (plan_cache_mode).
+ * Which statement texts are sent as named prepared statements. postgres.js keeps one prepared
+ * statement per connection and text for the connection's life, with no eviction; a text that varies
+ * with the data (an `in` list or a multi-row insert of a new length) would grow that cache, and the
+ * heap, without bound. The queries avoid such texts (array parameters, inserts in a few chunk sizes),
+ * and this bounds what remains: the first PREPARED_TEXTS_MAX texts of at most PREPARED_TEXT_CHARS
+ * characters are prepared, anything beyond goes as an unnamed statement (parsed and planned each
+ * time, kept nowhere). The named hot-path statements (`.prepare(name)`, executePrepared) are always
+ * prepared and counted in.
+ */
+export const PREPARED_TEXTS_MAX = 1000;
+export const PREPARED_TEXT_CHARS = 20_000;
+const preparedTexts = new Set<string>();
+let preparedChars = 0;
+
+/** Whether `text` is (or may become) a named prepared statement; `always` for the hot path's own. */
+export function preparesText(text: string, always = false): boolean {
+  if (preparedTexts.has(text)) return true;
+  if (!always && (preparedTexts.size >= PREPARED_TEXTS_MAX || text.length > PREPARED_TEXT_CHARS)) return false;
+  preparedTexts.add(text);
+  preparedChars += text.length;
+  return true;
+}
+
+/** How many distinct texts this process prepares, and their length in characters. */
+export function preparedTextStats(): { texts: number; chars: number } {
+  return { texts: preparedTexts.size, chars: preparedChars };
+}
+
+/**
+ * The client with every query a named prepared statement (within preparesText's bound), in
+ * transactions too. drizzle asks postgres.js for unnamed statements unless a query is given a name,
+ * so PostgreSQL would parse and plan each one every time; postgres.js keeps one prepared statement
+ * per connection and query text (re-preparing after a schema change on its own), and PostgreSQL
+ * chooses between custom and generic plans per statement as usual (plan_cache_mode).
  */
 function preparing(client: postgres.Sql): postgres.Sql {
   type Unsafe = postgres.Sql['unsafe'];
@@ -54,7 +88,7 @@ function preparing(client: postgres.Sql): postgres.Sql {
     get(target, prop, receiver) {
       if (prop === 'unsafe') {
         return ((query: string, parameters?: unknown[], options?: object) =>
-          target.unsafe(query, parameters as never, { ...options, prepare: true })) as Unsafe;
+          target.unsafe(query, parameters as never, { ...options, prepare: preparesText(query) })) as Unsafe;
       }
       if (prop === 'begin' || prop === 'savepoint') {
         const original = Reflect.get(target, prop, receiver) as (...args: unknown[]) => unknown;
@@ -68,15 +102,22 @@ function preparing(client: postgres.Sql): postgres.Sql {
   });
 }
 
+/** The name the service's connections carry (pg_stat_activity.application_name). */
+export const APPLICATION_NAME = 'finance-api';
+
+/** Key of the session-level advisory lock migrations run under (two replicas starting at once). */
+const MIGRATION_LOCK_KEY = 7_150_250_001;
+
 /**
  * Opens the embedded database (DATA_DIR) or, with `url`, a postgres.js pool; a server database that
  * cannot be reached throws DatabaseUnavailableError naming where and why.
  */
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (opts.url) {
-    const client = postgres(opts.url, {
+    const client = guardedPostgres(opts.url, {
       max: opts.poolSize ?? 10,
       onnotice: () => {},
+      connection: { application_name: opts.applicationName ?? APPLICATION_NAME },
       ...(opts.onQuery ? { debug: (_connection: number, query: string, parameters: unknown[]) => opts.onQuery!(query, parameters) } : {}),
       // numeric, date and timestamptz stay strings/Dates as drizzle expects.
     });
@@ -94,7 +135,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       kind: 'postgres',
       // Migrations through the plain client: a migration's step may hold several commands, which a
       // prepared statement cannot.
-      migrate: () => migratePostgres(drizzlePostgres(client, { schema }) as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+      migrate: () => migrateUnderLock(opts.url!, opts.applicationName ?? APPLICATION_NAME),
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -104,17 +145,55 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     // Loaded only for the embedded database: a process on PostgreSQL never holds PGlite (about 35 MB).
     const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
     const client = await PGlite.create({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, extensions: { pg_trgm } });
+    if (onDisk) ownerOnly(opts.dataDir!);
     const handle = await pgliteHandle(client);
     return {
       ...handle,
+      migrate: async () => {
+        await handle.migrate();
+        if (onDisk) ownerOnly(opts.dataDir!);
+      },
       close: async () => {
         await handle.close();
+        if (onDisk) ownerOnly(opts.dataDir!);
         release();
       },
     };
   } catch (e) {
     release();
     throw e;
+  }
+}
+
+/**
+ * The migrations on a dedicated connection holding a session-level advisory lock: replicas starting
+ * at once on a fresh database take turns (the second finds the migrations applied), instead of racing
+ * on `create extension` and the migrations table. The lock goes with the connection.
+ */
+async function migrateUnderLock(url: string, applicationName: string): Promise<void> {
+  // One connection (max 1), so the lock and every migration statement share a session.
+  const client = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: `${applicationName} migrations` } });
+  try {
+    await client`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+    await migratePostgres(drizzlePostgres(client, { schema }) as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    await client`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+/**
+ * The embedded database's folder owner-only: directories 0700, files 0600 (as `demo.json`). PGlite's
+ * file system layer writes every file 0666 whatever the umask, so the modes are set after it opened
+ * the folder, after migrations and when it closes; a file PostgreSQL creates in between sits inside
+ * the 0700 folder, which no other user can enter.
+ */
+export function ownerOnly(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) ownerOnly(path);
+    else if (entry.isFile()) chmodSync(path, 0o600);
   }
 }
 
@@ -207,10 +286,18 @@ function runsOnPostgresJs(x: object): x is PostgresJsRunner {
  * placeholders filled, the query logged, a driver error wrapped in DrizzleQueryError), without the
  * promises around it (three tracing spans, the cache check: a tenth of a keyed read's own work).
  */
-function sendOnPostgresJs<R>(runner: PostgresJsRunner, text: string, template: unknown[], values: Record<string, unknown>, arrays: boolean, map: (rows: unknown[]) => R): Promise<R> {
+function sendOnPostgresJs<R>(
+  runner: PostgresJsRunner,
+  text: string,
+  template: unknown[],
+  values: Record<string, unknown>,
+  arrays: boolean,
+  map: (rows: unknown[]) => R,
+  named = false,
+): Promise<R> {
   const params = fillPlaceholders(template, values);
   runner.logger.logQuery(text, params);
-  const query = runner.client.unsafe(text, params, { prepare: true });
+  const query = runner.client.unsafe(text, params, { prepare: preparesText(text, named) });
   return Promise.resolve<unknown[]>(arrays ? query.values() : query).then(map, (e: unknown) => {
     throw new DrizzleQueryError(text, params, e as Error);
   });
@@ -224,7 +311,7 @@ function sendOnPostgresJs<R>(runner: PostgresJsRunner, text: string, template: u
 export function executePrepared<T>(prepared: { execute(values?: Record<string, unknown>): Promise<T> }, values: Record<string, unknown>): Promise<T> {
   const q = prepared as unknown as PostgresJsRunner & { queryString: string; params: unknown[]; customResultMapper?: (rows: unknown[][]) => T };
   if (!runsOnPostgresJs(q) || typeof q.queryString !== 'string' || !q.customResultMapper) return prepared.execute(values);
-  return sendOnPostgresJs(q, q.queryString, q.params, values, true, q.customResultMapper as (rows: unknown[]) => T);
+  return sendOnPostgresJs(q, q.queryString, q.params, values, true, q.customResultMapper as (rows: unknown[]) => T, true);
 }
 
 /** Runs a built query on `db` (the pool or a transaction) with its placeholders' values; rows as queryRows answers them. */
@@ -253,16 +340,14 @@ type CellShape = 'd' | 'n' | 'v';
  */
 export function cachedInsertReturning<TTable extends PgTable>(table: TTable) {
   const shapes = new Map<string, BuiltQuery>();
-  return async (db: Database, rows: readonly TTable['$inferInsert'][]): Promise<TTable['$inferSelect'][]> => {
-    if (!rows.length) return [];
-    const plain = rows.every((row) => Object.values(row as Record<string, unknown>).every((v) => !is(v, SQL) && !(typeof v === 'object' && v !== null && 'getSQL' in v)));
-    if (!plain) return (await db.insert(table).values(rows as never).returning()) as TTable['$inferSelect'][];
+  const insertChunk = async (db: Database, rows: readonly TTable['$inferInsert'][]): Promise<TTable['$inferSelect'][]> => {
     const shapeOf = (row: Record<string, unknown>) =>
       Object.keys(row)
         .sort()
         .map((k): `${string}:${CellShape}` => `${k}:${row[k] === undefined ? 'd' : row[k] === null ? 'n' : 'v'}`)
         .join(',');
-    const key = rows.map((row) => shapeOf(row as Record<string, unknown>)).join('|');
+    // A chunk's rows share one shape (insertChunks): the key is that shape and the row count.
+    const key = `${rows.length}|${shapeOf(rows[0] as Record<string, unknown>)}`;
     let built = shapes.get(key);
     if (!built) {
       const template = rows.map((row, i) =>
@@ -280,6 +365,12 @@ export function cachedInsertReturning<TTable extends PgTable>(table: TTable) {
       for (const [k, v] of Object.entries(row as Record<string, unknown>)) if (v !== undefined && v !== null) values[`${i}.${k}`] = v;
     });
     return runBuilt<TTable['$inferSelect']>(db, built, values);
+  };
+  return async (db: Database, rows: readonly TTable['$inferInsert'][]): Promise<TTable['$inferSelect'][]> => {
+    if (!rows.length) return [];
+    const plain = rows.every((row) => Object.values(row as Record<string, unknown>).every((v) => !is(v, SQL) && !(typeof v === 'object' && v !== null && 'getSQL' in v)));
+    if (!plain) return insertInChunks(rows, (chunk) => db.insert(table).values(chunk as never).returning()) as Promise<TTable['$inferSelect'][]>;
+    return insertInChunks(rows, (chunk) => insertChunk(db, chunk));
   };
 }
 
@@ -401,4 +492,74 @@ export function withCompiledRowMapping<P>(prepared: P): P {
   });
   q.customResultMapper = compileRowMapper(columns, q.joinsNotNullableMap);
   return prepared;
+}
+
+/**
+ * `column = any($1::type[])`: a list of values as one array parameter, so the statement's text is
+ * the same whatever the list's length (drizzle's inArray writes one placeholder per value, a new
+ * text, and a new prepared statement per connection, for each length). An empty list matches nothing.
+ */
+export function anyOf(column: Column, values: readonly unknown[]): SQL {
+  return sql`${column} = any(${sql.param([...values])}::${sql.raw(arrayType(column))})`;
+}
+
+/** `column <> all($1::type[])`: anyOf's negation (an empty list excludes nothing). */
+export function noneOf(column: Column, values: readonly unknown[]): SQL {
+  return sql`${column} <> all(${sql.param([...values])}::${sql.raw(arrayType(column))})`;
+}
+
+/** The column's SQL type as an array type (`uuid[]`, `text[]`, an enum's `"state"[]`). */
+function arrayType(column: Column): string {
+  const type = column.getSQLType();
+  return /^[a-z_][a-z0-9_ ]*(\(\d+(,\s*\d+)?\))?$/.test(type) ? `${type}[]` : `"${type.replace(/"/g, '""')}"[]`;
+}
+
+/** The largest rows per multi-row insert; inserts go in chunks of a power of two up to it. */
+export const INSERT_CHUNK_MAX = 64;
+
+/**
+ * The rows of a multi-row insert cut into chunks, each of one shape (the same columns left to their
+ * default, or null) and of a power of two rows up to INSERT_CHUNK_MAX, largest first: the insert's
+ * text is one of a handful per shape (1, 2, 4, ... 64 rows) instead of one per row count, so neither
+ * postgres.js's per-connection statements nor drizzle's work grows with the counts callers send.
+ * Answers the chunks as lists of the rows' positions.
+ */
+export function insertChunks(rows: readonly object[]): number[][] {
+  const byShape = new Map<string, number[]>();
+  rows.forEach((row, i) => {
+    const entries = Object.entries(row as Record<string, unknown>);
+    const shape = entries
+      .map(([k, v]) => `${k}:${v === undefined ? 'd' : v === null ? 'n' : 'v'}`)
+      .sort()
+      .join(',');
+    let group = byShape.get(shape);
+    if (!group) byShape.set(shape, (group = []));
+    group.push(i);
+  });
+  const chunks: number[][] = [];
+  for (const group of byShape.values()) {
+    let at = 0;
+    while (at < group.length) {
+      let size = INSERT_CHUNK_MAX;
+      while (size > group.length - at) size /= 2;
+      chunks.push(group.slice(at, at + size));
+      at += size;
+    }
+  }
+  return chunks;
+}
+
+/**
+ * A multi-row insert in insertChunks's chunks: `write` inserts one chunk (with `returning`, its rows
+ * in the chunk's order), and the rows come back in the order given.
+ */
+export async function insertInChunks<Row extends object, R>(rows: readonly Row[], write: (chunk: Row[]) => PromiseLike<R[] | unknown>): Promise<R[]> {
+  const out: R[] = new Array(rows.length);
+  let returned = true;
+  for (const chunk of insertChunks(rows)) {
+    const result = await write(chunk.map((i) => rows[i]!));
+    if (Array.isArray(result) && result.length === chunk.length) chunk.forEach((i, k) => (out[i] = result[k] as R));
+    else returned = false;
+  }
+  return returned ? out : [];
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * holding the owner's pid makes the second process stop with a clear message instead.
  */
 export function acquireEmbeddedLock(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, 'server.lock');
   let holder: number | undefined;
   try {
@@ -21,7 +21,7 @@ export function acquireEmbeddedLock(dataDir: string): () => void {
         'stop that process first (or run both against PostgreSQL with DATABASE_URL).',
     );
   }
-  writeFileSync(file, String(process.pid));
+  writeFileSync(file, String(process.pid), { mode: 0o600 });
   return () => {
     try {
       if (Number(readFileSync(file, 'utf8').trim()) === process.pid) rmSync(file, { force: true });

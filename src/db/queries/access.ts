@@ -1,4 +1,5 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { insertInChunks, anyOf } from '../client';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../client';
 import { apiKeys, authEpochs, memberRoles, members, organizations, roles, sessions } from '../schema';
@@ -115,14 +116,12 @@ export async function findRolesByKeys(db: Database, q: { organizationId: string;
   return db
     .select({ id: roles.id, key: roles.key })
     .from(roles)
-    .where(and(eq(roles.organizationId, q.organizationId), inArray(roles.key, q.keys)));
+    .where(and(eq(roles.organizationId, q.organizationId), anyOf(roles.key, q.keys)));
 }
 
 export async function insertRoles(db: Database, q: { organizationId: string; roles: Omit<typeof roles.$inferInsert, 'organizationId'>[] }) {
-  return db
-    .insert(roles)
-    .values(q.roles.map((r) => ({ ...r, organizationId: q.organizationId })))
-    .returning();
+  const rows = q.roles.map((r) => ({ ...r, organizationId: q.organizationId }));
+  return insertInChunks(rows, (chunk) => db.insert(roles).values(chunk).returning());
 }
 
 export async function insertMember(db: Database, values: typeof members.$inferInsert) {
@@ -132,10 +131,8 @@ export async function insertMember(db: Database, values: typeof members.$inferIn
 
 export async function insertMemberRoles(db: Database, q: { organizationId: string; memberId: string; roleIds: string[] }) {
   if (!q.roleIds.length) return [];
-  return db
-    .insert(memberRoles)
-    .values(q.roleIds.map((roleId) => ({ organizationId: q.organizationId, memberId: q.memberId, roleId })))
-    .returning();
+  const rows = q.roleIds.map((roleId) => ({ organizationId: q.organizationId, memberId: q.memberId, roleId }));
+  return insertInChunks(rows, (chunk) => db.insert(memberRoles).values(chunk).returning());
 }
 
 export async function updateMemberActive(db: Database, q: { organizationId: string; memberId: string; active: boolean }) {

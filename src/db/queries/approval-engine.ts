@@ -3,7 +3,8 @@
  * grants, the approver assignments and delegations in force, the claim policy, the axes claims must be
  * allocated on, and the claim's sign-offs of a round. Every query is scoped by organization.
  */
-import { and, asc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { insertInChunks, anyOf } from '../client';
 import type { Database } from '../client';
 import {
   analyticAxes,
@@ -75,7 +76,7 @@ export async function listAssignmentsOn(db: Database, q: { organizationId: strin
     .where(
       and(
         eq(a.organizationId, q.organizationId),
-        inArray(a.analyticAccountId, q.analyticAccountIds),
+        anyOf(a.analyticAccountId, q.analyticAccountIds),
         eq(a.active, true),
         lte(a.validFrom, q.day),
         or(isNull(a.validTo), gte(a.validTo, q.day)),
@@ -117,7 +118,7 @@ export async function listDelegationsFrom(db: Database, q: { organizationId: str
     .where(
       and(
         eq(d.organizationId, q.organizationId),
-        inArray(d.delegatorMemberId, q.delegatorMemberIds),
+        anyOf(d.delegatorMemberId, q.delegatorMemberIds),
         eq(d.active, true),
         eq(members.active, true),
         lte(d.validFrom, q.day),
@@ -174,7 +175,7 @@ export async function listRoundSignoffs(db: Database, q: { organizationId: strin
 
 export async function insertSignoffs(db: Database, rows: (typeof claimSignoffs.$inferInsert)[]) {
   if (rows.length === 0) return [];
-  return db.insert(claimSignoffs).values(rows).returning();
+  return insertInChunks(rows, (chunk) => db.insert(claimSignoffs).values(chunk).returning());
 }
 
 /** Signs the sign-off while it is still unsigned; false when someone signed it first. */

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, isNull, max, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, max, ne, sql , inArray } from 'drizzle-orm';
+import { insertInChunks, anyOf, noneOf } from '../client';
 import type { Database } from '../client';
 import {
   analyticAccounts,
@@ -189,9 +190,8 @@ export async function insertLineShares(
   q: { organizationId: string; lineId: string; shares: { analyticAccountId: string; percentage: string }[] },
 ) {
   if (q.shares.length === 0) return;
-  await db
-    .insert(claimLineShares)
-    .values(q.shares.map((s) => ({ organizationId: q.organizationId, lineId: q.lineId, analyticAccountId: s.analyticAccountId, percentage: s.percentage })));
+  const rows = q.shares.map((s) => ({ organizationId: q.organizationId, lineId: q.lineId, analyticAccountId: s.analyticAccountId, percentage: s.percentage }));
+  await insertInChunks(rows, (chunk) => db.insert(claimLineShares).values(chunk));
 }
 
 /** Marks the line withdrawn; false when the claim has no such line. */
@@ -222,7 +222,7 @@ export async function listLineShares(db: Database, q: { organizationId: string; 
       and(eq(analyticAccounts.organizationId, claimLineShares.organizationId), eq(analyticAccounts.id, claimLineShares.analyticAccountId)),
     )
     .innerJoin(analyticAxes, and(eq(analyticAxes.organizationId, analyticAccounts.organizationId), eq(analyticAxes.id, analyticAccounts.axisId)))
-    .where(and(eq(claimLineShares.organizationId, q.organizationId), inArray(claimLineShares.lineId, q.lineIds)))
+    .where(and(eq(claimLineShares.organizationId, q.organizationId), anyOf(claimLineShares.lineId, q.lineIds)))
     .orderBy(asc(claimLineShares.lineId), asc(analyticAccounts.code), asc(claimLineShares.analyticAccountId));
 }
 
@@ -250,7 +250,7 @@ export async function listActiveLineDocuments(db: Database, q: { organizationId:
     .from(fileAttachments)
     .innerJoin(files, and(eq(files.organizationId, fileAttachments.organizationId), eq(files.id, fileAttachments.fileId)))
     .leftJoin(claimLineDocumentDetachments, detachmentJoin)
-    .where(and(activeLineDocument(q.organizationId), inArray(fileAttachments.recordId, q.lineIds)))
+    .where(and(activeLineDocument(q.organizationId), anyOf(fileAttachments.recordId, q.lineIds)))
     .orderBy(asc(fileAttachments.recordId), asc(fileAttachments.ordinal));
 }
 
@@ -292,7 +292,7 @@ export async function findClaimsSharingDocuments(
     .leftJoin(claimLineDocumentDetachments, detachmentJoin)
     .innerJoin(claimLines, and(eq(claimLines.organizationId, fileAttachments.organizationId), eq(claimLines.id, fileAttachments.recordId)))
     .innerJoin(claims, and(eq(claims.organizationId, claimLines.organizationId), eq(claims.id, claimLines.claimId)))
-    .where(and(eq(files.organizationId, q.organizationId), inArray(files.sha256, q.sha256s), activeLineDocument(q.organizationId), ne(claims.id, q.claimId)));
+    .where(and(eq(files.organizationId, q.organizationId), anyOf(files.sha256, q.sha256s), activeLineDocument(q.organizationId), ne(claims.id, q.claimId)));
 }
 
 export async function listClaimDecisions(db: Database, q: { organizationId: string; claimId: string }) {
@@ -369,7 +369,7 @@ export async function claimantMileageKmInYear(
         eq(claimLines.type, 'mileage'),
         eq(claimLines.withdrawn, false),
         sql`${claimLines.expenseDate} between ${`${q.year}-01-01`} and ${`${q.year}-12-31`}`,
-        q.excludedStates.length ? sql`${claims.state} not in (${sql.join(q.excludedStates.map((s) => sql`${s}`), sql`, `)})` : undefined,
+        q.excludedStates.length ? noneOf(claims.state, q.excludedStates) : undefined,
         q.exceptLineId ? ne(claimLines.id, q.exceptLineId) : undefined,
       ),
     );
@@ -405,7 +405,7 @@ export async function reattachLineDocuments(db: Database, q: { organizationId: s
         eq(fileAttachments.organizationId, q.organizationId),
         eq(fileAttachments.recordType, 'expense_claim_line'),
         eq(fileAttachments.recordId, q.lineId),
-        inArray(fileAttachments.fileId, q.fileIds),
+        anyOf(fileAttachments.fileId, q.fileIds),
       ),
     );
   await db

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { insertInChunks, anyOf, noneOf } from '../client';
 import type { Database } from '../client';
 import { companyGroupMembers, companyGroups, counterpartyMappings, customers, organizations } from '../schema';
 
@@ -58,7 +59,7 @@ async function groupMemberIds(db: Database, groupId: string): Promise<string[]> 
 /** Which of `ids` name an organization (the members a group may be given). */
 export async function existingOrganizationIds(db: Database, q: { ids: string[] }): Promise<string[]> {
   if (!q.ids.length) return [];
-  const rows = await db.select({ id: organizations.id }).from(organizations).where(inArray(organizations.id, q.ids));
+  const rows = await db.select({ id: organizations.id }).from(organizations).where(anyOf(organizations.id, q.ids));
   return rows.map((r) => r.id);
 }
 
@@ -66,7 +67,8 @@ export async function insertCompanyGroupWithMembers(db: Database, q: { name: str
   const [group] = await db.insert(companyGroups).values({ name: q.name }).returning();
   if (!group) return undefined;
   if (q.memberOrganizationIds.length) {
-    await db.insert(companyGroupMembers).values(q.memberOrganizationIds.map((organizationId) => ({ groupId: group.id, organizationId })));
+    const rows = q.memberOrganizationIds.map((organizationId) => ({ groupId: group.id, organizationId }));
+    await insertInChunks(rows, (chunk) => db.insert(companyGroupMembers).values(chunk));
   }
   return { ...group, memberOrganizationIds: [...q.memberOrganizationIds].sort() };
 }
@@ -91,13 +93,11 @@ export async function updateCompanyGroupRow(
     await db
       .delete(companyGroupMembers)
       .where(memberOrganizationIds.length
-        ? and(eq(companyGroupMembers.groupId, group.id), notInArray(companyGroupMembers.organizationId, memberOrganizationIds))
+        ? and(eq(companyGroupMembers.groupId, group.id), noneOf(companyGroupMembers.organizationId, memberOrganizationIds))
         : eq(companyGroupMembers.groupId, group.id));
     if (memberOrganizationIds.length) {
-      await db
-        .insert(companyGroupMembers)
-        .values(memberOrganizationIds.map((organizationId) => ({ groupId: group.id, organizationId })))
-        .onConflictDoNothing();
+      const rows = memberOrganizationIds.map((organizationId) => ({ groupId: group.id, organizationId }));
+      await insertInChunks(rows, (chunk) => db.insert(companyGroupMembers).values(chunk).onConflictDoNothing());
     }
   }
   return { ...group, memberOrganizationIds: await groupMemberIds(db, group.id) };

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { CustomerListSort } from '../../domain/receivables';
-import { executePrepared, oncePerHandle, withCompiledRowMapping, type Database } from '../client';
+import { anyOf, executePrepared, oncePerHandle, withCompiledRowMapping, type Database } from '../client';
 import { accounts, counterpartyMappings, customers, taxCodes } from '../schema';
 import { decodeJsonRows, jsonRows } from './json-rows';
 import { likePattern } from './receivable-document-list';
@@ -73,12 +73,12 @@ export async function findCustomerWithLineReferences(
       isGroupCompany: isGroupCompanySql('customers.organization_id', 'customers.id', q.today),
       accounts: jsonRows(
         accounts,
-        sql`${accounts.organizationId} = ${customers.organizationId} and (${inArray(accounts.id, q.accountIds)} or ${accounts.id} = ${customers.defaultRevenueAccountId})`,
+        sql`${accounts.organizationId} = ${customers.organizationId} and (${anyOf(accounts.id, q.accountIds)} or ${accounts.id} = ${customers.defaultRevenueAccountId})`,
         ['id'],
       ),
       taxCodes: jsonRows(
         taxCodes,
-        sql`${taxCodes.organizationId} = ${customers.organizationId} and (${inArray(taxCodes.id, q.taxCodeIds)} or ${taxCodes.id} = ${customers.defaultTaxCodeId})`,
+        sql`${taxCodes.organizationId} = ${customers.organizationId} and (${anyOf(taxCodes.id, q.taxCodeIds)} or ${taxCodes.id} = ${customers.defaultTaxCodeId})`,
         ['id'],
       ),
     })

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, inArray, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
-import { queryRows, type Database } from '../client';
+import { and, asc, desc, eq, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
+import { anyOf, queryRows, type Database } from '../client';
 import { einvoices, receivableDocuments } from '../schema';
 
 /**
@@ -33,7 +33,7 @@ export async function findCurrentEinvoices(db: Database, q: { organizationId: st
   const rows = await db
     .select()
     .from(einvoices)
-    .where(and(eq(einvoices.organizationId, q.organizationId), inArray(einvoices.documentId, q.documentIds)))
+    .where(and(eq(einvoices.organizationId, q.organizationId), anyOf(einvoices.documentId, q.documentIds)))
     .orderBy(sql`(${einvoices.state} = 'invalid')`, desc(einvoices.queuedAt), desc(einvoices.id));
   for (const row of rows) if (!out.has(row.documentId)) out.set(row.documentId, row);
   return out;
@@ -65,11 +65,11 @@ export async function claimEinvoices(
   db: Database,
   q: { organizationId: string; states: EinvoiceRow['state'][]; limit: number; sendingBefore?: Date; pollDueBy?: Date; cancelRequested?: boolean; ids?: string[] },
 ): Promise<EinvoiceRow[]> {
-  const conditions = [eq(einvoices.organizationId, q.organizationId), inArray(einvoices.state, q.states)];
+  const conditions = [eq(einvoices.organizationId, q.organizationId), anyOf(einvoices.state, q.states)];
   if (q.sendingBefore) conditions.push(or(ne(einvoices.state, 'sending'), lte(einvoices.sendingAt, q.sendingBefore))!);
   if (q.pollDueBy) conditions.push(lte(einvoices.nextPollAt, q.pollDueBy));
   if (q.cancelRequested) conditions.push(isNotNull(einvoices.cancelRequestedAt));
-  if (q.ids) conditions.push(inArray(einvoices.id, q.ids));
+  if (q.ids) conditions.push(anyOf(einvoices.id, q.ids));
   return db
     .select()
     .from(einvoices)
@@ -84,7 +84,7 @@ export async function nextPollAt(db: Database, organizationId: string): Promise<
   const [row] = await db
     .select({ at: sql<string | null>`min(${einvoices.nextPollAt})` })
     .from(einvoices)
-    .where(and(eq(einvoices.organizationId, organizationId), inArray(einvoices.state, ['submitted', 'valid'])));
+    .where(and(eq(einvoices.organizationId, organizationId), anyOf(einvoices.state, ['submitted', 'valid'])));
   return row?.at ? new Date(row.at) : undefined;
 }
 

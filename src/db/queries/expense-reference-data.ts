@@ -1,5 +1,5 @@
-import { and, asc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database } from '../client';
+import { and, asc, eq, gte, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { insertInChunks, anyOf, queryRows, type Database } from '../client';
 import { claimGroups, expenseCategories, mileageRateBands, mileageRates, perDiemRateBands, perDiemRates } from '../schema';
 import { afterKey } from './keyset';
 
@@ -102,7 +102,7 @@ async function mileageBandsOf(db: Database, organizationId: string, rateIds: str
   return db
     .select()
     .from(mileageRateBands)
-    .where(and(eq(mileageRateBands.organizationId, organizationId), inArray(mileageRateBands.rateId, rateIds)))
+    .where(and(eq(mileageRateBands.organizationId, organizationId), anyOf(mileageRateBands.rateId, rateIds)))
     .orderBy(asc(mileageRateBands.fromKm));
 }
 
@@ -111,7 +111,7 @@ async function perDiemBandsOf(db: Database, organizationId: string, rateIds: str
   return db
     .select()
     .from(perDiemRateBands)
-    .where(and(eq(perDiemRateBands.organizationId, organizationId), inArray(perDiemRateBands.rateId, rateIds)))
+    .where(and(eq(perDiemRateBands.organizationId, organizationId), anyOf(perDiemRateBands.rateId, rateIds)))
     .orderBy(asc(perDiemRateBands.band));
 }
 
@@ -204,10 +204,8 @@ export async function insertMileageRateBands(
   db: Database,
   q: { organizationId: string; rateId: string; bands: Omit<typeof mileageRateBands.$inferInsert, 'organizationId' | 'rateId'>[] },
 ) {
-  return db
-    .insert(mileageRateBands)
-    .values(q.bands.map((b) => ({ ...b, organizationId: q.organizationId, rateId: q.rateId })))
-    .returning();
+  const rows = q.bands.map((b) => ({ ...b, organizationId: q.organizationId, rateId: q.rateId }));
+  return insertInChunks(rows, (chunk) => db.insert(mileageRateBands).values(chunk).returning());
 }
 
 export async function insertPerDiemRate(db: Database, values: typeof perDiemRates.$inferInsert) {
@@ -219,10 +217,8 @@ export async function insertPerDiemRateBands(
   db: Database,
   q: { organizationId: string; rateId: string; bands: Omit<typeof perDiemRateBands.$inferInsert, 'organizationId' | 'rateId'>[] },
 ) {
-  return db
-    .insert(perDiemRateBands)
-    .values(q.bands.map((b) => ({ ...b, organizationId: q.organizationId, rateId: q.rateId })))
-    .returning();
+  const rows = q.bands.map((b) => ({ ...b, organizationId: q.organizationId, rateId: q.rateId }));
+  return insertInChunks(rows, (chunk) => db.insert(perDiemRateBands).values(chunk).returning());
 }
 
 type RateFields = Partial<Pick<MileageRateRow, 'name' | 'currency' | 'validFrom' | 'validTo' | 'active'>>;

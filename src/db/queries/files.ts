@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQLWrapper } from 'drizzle-orm';
+import { insertInChunks, anyOf } from '../client';
 import type { Database } from '../client';
 import { fileAttachments, files } from '../schema';
 
@@ -40,13 +41,13 @@ export async function findFilesForBinding(db: Database, q: { organizationId: str
   const rows = await db
     .select({ id: files.id, uploadedBy: files.uploadedBy })
     .from(files)
-    .where(and(eq(files.organizationId, q.organizationId), inArray(files.id, q.ids)))
+    .where(and(eq(files.organizationId, q.organizationId), anyOf(files.id, q.ids)))
     .orderBy(files.id)
     .for('update');
   const bindings = await db
     .select({ fileId: fileAttachments.fileId, recordType: fileAttachments.recordType, recordId: fileAttachments.recordId })
     .from(fileAttachments)
-    .where(and(eq(fileAttachments.organizationId, q.organizationId), inArray(fileAttachments.fileId, q.ids)));
+    .where(and(eq(fileAttachments.organizationId, q.organizationId), anyOf(fileAttachments.fileId, q.ids)));
   return rows.map((r) => ({ ...r, binding: bindings.find((b) => b.fileId === r.id) }));
 }
 
@@ -61,7 +62,7 @@ export async function nextAttachmentOrdinal(db: Database, q: { organizationId: s
 }
 
 export async function insertAttachments(db: Database, values: (typeof fileAttachments.$inferInsert)[]) {
-  if (values.length) await db.insert(fileAttachments).values(values);
+  await insertInChunks(values, (chunk) => db.insert(fileAttachments).values(chunk));
 }
 
 /** Ids of the files bound to a record, oldest attachment first. */

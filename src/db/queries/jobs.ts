@@ -1,5 +1,5 @@
-import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import { queryRows, type Database } from '../client';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { anyOf, queryRows, type Database } from '../client';
 import { jobs } from '../schema';
 
 /**
@@ -78,7 +78,7 @@ export async function claimDueJobs(db: Database, q: { now: Date; limit: number; 
   const due = db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(and(inArray(jobs.kind, q.kinds), inArray(jobs.state, ['queued', 'failed']), lte(jobs.runAt, q.now)))
+    .where(and(anyOf(jobs.kind, q.kinds), anyOf(jobs.state, ['queued', 'failed']), lte(jobs.runAt, q.now)))
     .orderBy(jobs.runAt)
     .limit(q.limit)
     .for('update', { skipLocked: true });
@@ -108,7 +108,7 @@ export async function failExpiredLeases(
   const expired = db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(and(inArray(jobs.kind, q.kinds), eq(jobs.state, 'running'), lte(jobs.lockedUntil, q.now)))
+    .where(and(anyOf(jobs.kind, q.kinds), eq(jobs.state, 'running'), lte(jobs.lockedUntil, q.now)))
     .for('update', { skipLocked: true });
   const rows = await db
     .update(jobs)
@@ -184,7 +184,7 @@ export async function findOrganizationJob(db: Database, q: { organizationId: str
   const [row] = await db
     .select()
     .from(jobs)
-    .where(and(eq(jobs.organizationId, q.organizationId), inArray(jobs.kind, q.kinds)))
+    .where(and(eq(jobs.organizationId, q.organizationId), anyOf(jobs.kind, q.kinds)))
     .orderBy(sql`(${jobs.state} in ('queued', 'running', 'failed')) desc`, sql`${jobs.createdAt} desc`, sql`${jobs.id} desc`)
     .limit(1);
   return row;

@@ -2,7 +2,8 @@
  * Receipts and their allocations (DESIGN section 16): reads, the keyset list, and the writes that
  * keep a receipt's stored `unallocated` current. Every function takes the organization id.
  */
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { anyOf } from '../client';
 import type { Database } from '../client';
 import { allocations, receipts } from '../schema';
 
@@ -23,7 +24,7 @@ export async function findReceiptAllocations(db: Database, q: { organizationId: 
   return db
     .select()
     .from(allocations)
-    .where(and(eq(allocations.organizationId, q.organizationId), inArray(allocations.receiptId, q.receiptIds)))
+    .where(and(eq(allocations.organizationId, q.organizationId), anyOf(allocations.receiptId, q.receiptIds)))
     .orderBy(asc(allocations.createdAt), asc(allocations.id));
 }
 

@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, isNotNull, notInArray, or, sql } from 'drizzle-orm';
-import { cachedInsertReturning, executePrepared, oncePerHandle, withCompiledRowMapping, type Database } from '../client';
+import { and, asc, eq, isNotNull, or, sql , inArray } from 'drizzle-orm';
+import { noneOf, anyOf, cachedInsertReturning, executePrepared, oncePerHandle, withCompiledRowMapping, type Database } from '../client';
 import {
   allocations,
   analyticAccounts,
@@ -169,7 +169,7 @@ export async function findShares(db: Database, q: { organizationId: string; line
   return db
     .select()
     .from(receivableLineShares)
-    .where(and(eq(receivableLineShares.organizationId, q.organizationId), inArray(receivableLineShares.lineId, q.lineIds)))
+    .where(and(eq(receivableLineShares.organizationId, q.organizationId), anyOf(receivableLineShares.lineId, q.lineIds)))
     .orderBy(asc(receivableLineShares.lineId), asc(receivableLineShares.position));
 }
 
@@ -210,7 +210,7 @@ export async function issuedCreditsAgainst(db: Database, q: { organizationId: st
         eq(receivableDocuments.originalInvoiceId, q.invoiceId),
         eq(receivableDocuments.kind, 'customer_credit_note'),
         isNotNull(receivableDocuments.issuedAt),
-        q.exceptStates?.length ? notInArray(receivableDocuments.state, q.exceptStates) : undefined,
+        q.exceptStates?.length ? noneOf(receivableDocuments.state, q.exceptStates) : undefined,
       ),
     );
   return row?.total ?? '0';

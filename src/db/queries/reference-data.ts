@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { queryRows, type Database } from '../client';
+import { anyOf, queryRows, type Database } from '../client';
 import {
   accounts,
   analyticAccounts,
@@ -18,12 +18,12 @@ import {
 
 export async function findAccountsByIds(db: Database, q: { organizationId: string; ids: string[] }) {
   if (!q.ids.length) return [];
-  return db.select().from(accounts).where(and(eq(accounts.organizationId, q.organizationId), inArray(accounts.id, q.ids)));
+  return db.select().from(accounts).where(and(eq(accounts.organizationId, q.organizationId), anyOf(accounts.id, q.ids)));
 }
 
 export async function findTaxCodesByIds(db: Database, q: { organizationId: string; ids: string[] }) {
   if (!q.ids.length) return [];
-  return db.select().from(taxCodes).where(and(eq(taxCodes.organizationId, q.organizationId), inArray(taxCodes.id, q.ids)));
+  return db.select().from(taxCodes).where(and(eq(taxCodes.organizationId, q.organizationId), anyOf(taxCodes.id, q.ids)));
 }
 
 export async function findAnalyticAccountsByIds(db: Database, q: { organizationId: string; ids: string[] }) {
@@ -40,7 +40,7 @@ export async function findAnalyticAccountsByIds(db: Database, q: { organizationI
     })
     .from(analyticAccounts)
     .innerJoin(analyticAxes, and(eq(analyticAxes.organizationId, analyticAccounts.organizationId), eq(analyticAxes.id, analyticAccounts.axisId)))
-    .where(and(eq(analyticAccounts.organizationId, q.organizationId), inArray(analyticAccounts.id, q.ids)));
+    .where(and(eq(analyticAccounts.organizationId, q.organizationId), anyOf(analyticAccounts.id, q.ids)));
 }
 
 /** The organization's project axis (at most one), if it has one. */
@@ -65,7 +65,7 @@ export async function lockTradeLines(db: Database, q: { organizationId: string; 
   return db
     .select()
     .from(tradeLines)
-    .where(and(eq(tradeLines.organizationId, q.organizationId), inArray(tradeLines.id, q.ids)))
+    .where(and(eq(tradeLines.organizationId, q.organizationId), anyOf(tradeLines.id, q.ids)))
     .orderBy(tradeLines.id)
     .for('update');
 }

@@ -22,6 +22,8 @@ import {
   withdrawClaimLineRow,
   type ClaimLineRow,
 } from '../../db/queries/claims';
+import { CLAIM_LINES_MAX } from '../../domain/line-limits';
+import { refuse } from '../../lib/refusals';
 import { AppError } from '../../lib/errors';
 import { Dec, formatAmount, formatRate } from '../../lib/money';
 import { scheduleClaimLineCheck } from '../einvoicing/claim-line-checks';
@@ -102,8 +104,10 @@ export async function addClaimLine(ctx: ServiceContext, input: AddClaimLineInput
   const organizationId = ctx.principal.organizationId;
   const { claim, excludedStates } = await draftClaimOfCaller(ctx, input.id, input.expected_revision);
   const { id: _id, expected_revision: _rev, einvoice_validated_at, ...fields } = input;
-  const checked = await checkClaimLine(ctx, fields, sentOf(fields), { claimantMemberId: claim.claimantMemberId, excludedStates });
   const lineNo = await nextClaimLineNo(ctx.db, { organizationId, claimId: claim.id });
+  // Withdrawn lines count: they stay on the claim and are read with it.
+  if (lineNo > CLAIM_LINES_MAX) refuse('', `lines: a claim holds at most ${CLAIM_LINES_MAX} lines (withdrawn ones included); file the rest in another claim`);
+  const checked = await checkClaimLine(ctx, fields, sentOf(fields), { claimantMemberId: claim.claimantMemberId, excludedStates });
   const line = await insertClaimLine(ctx.db, {
     organizationId,
     claimId: claim.id,

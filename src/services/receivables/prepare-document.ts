@@ -17,11 +17,12 @@ import { insertDocument, insertLines, insertShares, issuedCreditsAgainst, lockDo
 import type { DocumentBundle } from '../../db/queries/receivable-documents';
 import { findAccountsByIds, findAnalyticAccountsByIds, findTaxCodesByIds, lockTradeLines, setTradeLineInvoiced } from '../../db/queries/reference-data';
 import type { DocumentKind } from '../../db/schema';
+import { DOCUMENT_LINES_MAX } from '../../domain/line-limits';
 import { isClassificationCode, isCurrency, isUnitCode } from '../../lib/code-lists';
 import { addDays } from '../../lib/dates';
 import { AppError } from '../../lib/errors';
 import { Dec, formatAmount } from '../../lib/money';
-import { AMOUNT_RANGE_TEXT, amountInCurrency, inAmountRange, maxLength, notBlank, positiveQuantity, refusal, Refusals, unitPriceInRange } from '../../lib/refusals';
+import { AMOUNT_RANGE_TEXT, amountInCurrency, inAmountRange, maxLength, notBlank, positiveQuantity, refusal, Refusals, refuse, unitPriceInRange } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { checkCustomFields } from '../custom-fields';
 import { bindDocuments } from '../documents/bind-documents';
@@ -66,10 +67,15 @@ export const LIMITS = {
   description: 500,
   reason: 300,
   exemptionReason: 300,
-  lines: 500,
+  lines: DOCUMENT_LINES_MAX,
   sharesPerLine: MAX_SHARES_PER_LINE,
   attachments: 50,
 } as const;
+
+/** Refuses more lines than a document may hold (the schema says so at the edge; in-process callers too), before any is read. */
+export function checkLineCount(lines: readonly unknown[]): void {
+  if (lines.length > LIMITS.lines) refuse('/lines', `at most ${LIMITS.lines} lines per document`);
+}
 
 /** The trade line kind each document kind may take units from. */
 const TRADE_LINE_KIND: Record<DocumentKind, 'delivery' | 'sales_return'> = {
@@ -116,6 +122,7 @@ export interface CheckedLine {
 }
 
 export async function prepareDocument(ctx: ServiceContext, input: PrepareDocumentInput): Promise<DocumentView> {
+  checkLineCount(input.lines);
   const r = new Refusals();
   // The customer and the accounts and tax codes its lines name, in one statement.
   const read = await findCustomerWithLineReferences(ctx.db, {

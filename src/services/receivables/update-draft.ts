@@ -32,6 +32,7 @@ import { loadWorkflow } from '../workflow/workflows';
 import {
   checkCreditLeft,
   checkHeader,
+  checkLineCount,
   checkLine,
   documentTotals,
   lineReferences,
@@ -77,6 +78,7 @@ export async function updateDraft(ctx: ServiceContext, input: UpdateDraftInput):
     throw new AppError('conflict', { detail: `Only a draft can be changed; this document is ${doc.state}` });
   }
 
+  if (fields.lines) checkLineCount(fields.lines);
   const storedLines = await findLines(db, { organizationId, documentId: id });
   // The lines are priced again when they are replaced or when what prices or binds them changes.
   const reprice = ['lines', 'customer_id', 'currency', 'fx_rate', 'original_invoice_id'].some((k) => fields[k as keyof typeof fields] !== undefined);

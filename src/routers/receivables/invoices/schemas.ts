@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DOCUMENT_KINDS } from '../../../db/schema/receivables';
+import { DOCUMENT_LINES_MAX } from '../../../domain/line-limits';
 import { decimalString } from '../../../lib/money';
 import { addressSchema, amountOut, rateOut, transitionDescriptorSchema, uuid, isoDate } from '../../schemas';
 
@@ -47,7 +48,11 @@ export const createInvoiceInput = z
     original_invoice_id: uuid().optional().describe('The issued invoice a credit note credits (required there); refused on a sales invoice'),
     attachment_ids: z.array(uuid()).optional().describe('Documents the caller uploaded with POST /documents, attached in the same step'),
     custom_fields: z.record(z.string(), z.string()).optional(),
-    lines: z.array(lineInput).min(1).max(500),
+    lines: z
+      .array(lineInput)
+      .min(1)
+      .max(DOCUMENT_LINES_MAX, { message: `at most ${DOCUMENT_LINES_MAX} lines per document` })
+      .describe(`1 to ${DOCUMENT_LINES_MAX} lines`),
   })
   .meta({ id: 'CreateReceivablesDocument' });
 

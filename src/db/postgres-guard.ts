@@ -1,0 +1,103 @@
+/**
+ * A containment for postgres.js 3.4.9's write on a closed connection (porsager/postgres issues 1066,
+ * 1154, 1208; no release fixes it). When a connection's backend dies while a transaction or a
+ * reserved connection holds it, postgres.js itself sends the next statement of that transaction (its
+ * own ROLLBACK, or the caller's next query) to the dead connection: the write is scheduled with
+ * setImmediate and runs `socket.write` on a socket already set to null, a TypeError no caller can
+ * catch, and the process ends. Worse, once the pool has reconnected that slot, the statement would run
+ * on the new session, outside the transaction it belonged to.
+ *
+ * The pool reaches a connection only through `connection.execute(query)`, a property it reads at each
+ * call, so the guard wraps it: a query of a transaction or reserved connection (its handler is not the
+ * pool's own) that arrives after its connection closed is refused with CONNECTION_CLOSED, as
+ * postgres.js refuses a query on a closed connection, and nothing is written. The pool's own queries
+ * only ever go to open connections and pass through untouched.
+ *
+ * postgres.js keeps its connections private; each one is pushed onto the pool's internal queue while
+ * `postgres()` builds the pool, synchronously, so they are collected by watching that push for the
+ * duration of the call. A future postgres.js that builds its pool differently leaves the guard
+ * without connections: `guardedConnections` says how many it holds (a test checks it is the pool size).
+ */
+import postgres from 'postgres';
+
+interface RawQuery {
+  handler: unknown;
+  options?: { onexecute?: unknown };
+  reject(err: unknown): void;
+}
+
+interface RawConnection {
+  id: number;
+  queue: unknown;
+  execute(q: RawQuery): boolean;
+  connect: unknown;
+  terminate: unknown;
+}
+
+function isConnection(x: unknown): x is RawConnection {
+  const c = x as Partial<RawConnection> | null;
+  return (
+    typeof c === 'object' && c !== null && typeof c.id === 'number' && typeof c.execute === 'function' && typeof c.connect === 'function' && typeof c.terminate === 'function'
+  );
+}
+
+function connectionClosed(): Error {
+  return Object.assign(new Error('write CONNECTION_CLOSED (the connection closed during its transaction)'), { code: 'CONNECTION_CLOSED', errno: 'CONNECTION_CLOSED' });
+}
+
+const guarded = new WeakMap<object, number>();
+
+/** How many connections of a guarded pool the guard holds (the pool's size when it works). */
+export function guardedConnections(client: object): number {
+  return guarded.get(client) ?? 0;
+}
+
+/** `postgres(url, options)` with every connection of the pool guarded as described above. */
+export function guardedPostgres(url: string, options: postgres.Options<Record<string, postgres.PostgresType>>): postgres.Sql {
+  const connections: RawConnection[] = [];
+  /** How many times each connection has closed. */
+  const closes = new Map<number, number>();
+  const push = Array.prototype.push;
+  let client: postgres.Sql;
+  Array.prototype.push = function (this: unknown[], ...items: unknown[]) {
+    for (const item of items) if (isConnection(item)) push.call(connections, item);
+    return push.apply(this, items);
+  };
+  try {
+    client = postgres(url, {
+      ...options,
+      onclose: (id: number) => {
+        closes.set(id, (closes.get(id) ?? 0) + 1);
+        options.onclose?.(id);
+      },
+    });
+  } finally {
+    Array.prototype.push = push;
+  }
+  // A query object made and never run: its handler is the pool's own.
+  const poolHandler = (client`select 1` as unknown as RawQuery).handler;
+  const closedQueue = connections[0]?.queue;
+  for (const c of connections) {
+    const execute = c.execute;
+    /** Per transaction or reserved connection (its handler): the connection's close count when it began. */
+    const began = new WeakMap<object, number>();
+    /** The close count when the pool last sent a transaction's `begin` on this connection. */
+    let beginAt: number | undefined;
+    c.execute = (q: RawQuery) => {
+      const now = closes.get(c.id) ?? 0;
+      if (q.handler === poolHandler) {
+        if (q.options?.onexecute) beginAt = now;
+      } else if (typeof q.handler === 'function') {
+        const at = began.get(q.handler) ?? (beginAt === undefined || beginAt === now ? undefined : -1);
+        if (at === undefined && c.queue !== closedQueue) began.set(q.handler, now);
+        else if (at === undefined || at !== now || c.queue === closedQueue) {
+          q.reject(connectionClosed());
+          return true;
+        }
+      }
+      return execute(q);
+    };
+  }
+  guarded.set(client, connections.length);
+  return client;
+}

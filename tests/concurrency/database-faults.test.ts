@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestOrganization } from '../factories/organization';
+import { onPostgres, useTestApp } from '../helpers/app';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process';
+import { fetchWrite, invoiceCreateTarget } from '../helpers/writes';
+
+/** The test database's URL with another database name, or with query parameters added. */
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+function withApplicationName(url: string, name: string): string {
+  const u = new URL(url);
+  u.searchParams.set('application_name', name);
+  return u.toString();
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The database layer under faults (PostgreSQL only): replicas starting together on an empty
+ * database, and the database dropping the service's connections while requests are in flight.
+ */
+describe.skipIf(!onPostgres)('database faults', () => {
+  const t = useTestApp();
+  const url = process.env.TEST_DATABASE_URL!;
+  const admin = onPostgres ? postgres(withDatabase(url, 'postgres'), { max: 1, onnotice: () => {} }) : undefined;
+  const servers: ServerProcess[] = [];
+  const databases: string[] = [];
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    for (const db of databases) await admin!.unsafe(`drop database if exists "${db}" with (force)`);
+    await admin?.end({ timeout: 5 });
+  });
+
+  it.skipIf(process.env.SKIP_REPLICAS === '1')('three processes started at once on an empty database all become ready', async () => {
+    const [{ current }] = (await t.db.execute(`select current_database() as current` as never)) as unknown as [{ current: string }];
+    const fresh = `${current}_replicas_${randomUUID().slice(0, 8)}`;
+    databases.push(fresh);
+    await admin!.unsafe(`create database "${fresh}"`);
+    const env = { DATABASE_URL: withDatabase(url, fresh), DATABASE_POOL_SIZE: '3' };
+    const started = await Promise.allSettled([startServerProcess(env), startServerProcess(env), startServerProcess(env)]);
+    for (const s of started) if (s.status === 'fulfilled') servers.push(s.value);
+    expect(started.map((s) => (s.status === 'fulfilled' ? 'ready' : String(s.reason).slice(0, 2000)))).toEqual(['ready', 'ready', 'ready']);
+    for (const s of servers.splice(0)) {
+      expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
+      await s.stop();
+    }
+  }, 240_000);
+
+  describe('the database terminates the connections of a process while requests are in flight', () => {
+    const name = `finance-api-reset-${randomUUID().slice(0, 8)}`;
+    let server: ServerProcess;
+    beforeAll(async () => {
+      server = await startServerProcess({ DATABASE_URL: withApplicationName(url, name), DATABASE_POOL_SIZE: '4' });
+      servers.push(server);
+    }, 120_000);
+
+    it('the process keeps running and answering, and a create after it succeeds', async () => {
+      const target = invoiceCreateTarget();
+      const org = await createTestOrganization(t.db);
+      await target.setup?.(t.db, org.id);
+      let stop = false;
+      const statuses = new Map<number, number>();
+      const worker = async () => {
+        while (!stop) {
+          const res = await fetchWrite(server.url, target, { token: org.owner.apiKey, key: randomUUID(), body: target.body(randomUUID().slice(0, 6)) }).catch(() => undefined);
+          if (res) statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+        }
+      };
+      const workers = Array.from({ length: 8 }, worker);
+      let terminated = 0;
+      for (let round = 0; round < 5; round++) {
+        await sleep(400);
+        const rows = await admin!`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = ${name}`;
+        terminated += rows.length;
+      }
+      await sleep(300);
+      stop = true;
+      await Promise.all(workers);
+      console.info(`connection resets: ${terminated} backends terminated; answers ${JSON.stringify(Object.fromEntries(statuses))}`);
+      expect(terminated).toBeGreaterThan(0);
+      await sleep(500);
+      if (server.child.exitCode !== null || process.env.FAULT_VERBOSE) console.info(server.output().slice(-4000));
+      expect(server.child.exitCode, server.output()).toBeNull();
+      expect(server.child.signalCode).toBeNull();
+      // Answers during the resets are 201 or a 500/503 problem, never a dropped connection for good.
+      expect([...statuses.keys()].every((s) => s === 201 || s >= 500)).toBe(true);
+      // Afterwards: ready, and a create goes through (the pool reconnects on its own).
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      const after = await fetchWrite(server.url, target, { token: org.owner.apiKey, key: randomUUID(), body: target.body('after') });
+      expect(after.statusCode, after.body).toBe(201);
+    }, 120_000);
+  });
+});
