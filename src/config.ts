@@ -45,10 +45,12 @@ const schema = z.object({
   /** Failed logins (auth.login) allowed per source address per LOGIN_FAILURE_WINDOW_SECONDS; the next attempt is 429. */
   LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
-  /** Consecutive failed logins of one account before it is locked; each further failure doubles the lock from 1 s. */
-  LOGIN_ACCOUNT_FREE_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
-  /** The longest an account is locked after failed logins, in seconds. */
-  LOGIN_ACCOUNT_MAX_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** Failed logins of one account (e-mail) from one source address per LOGIN_ACCOUNT_ADDRESS_WINDOW_SECONDS; the next from that address is 429. */
+  LOGIN_FAILURES_PER_ACCOUNT_ADDRESS: z.coerce.number().int().min(1).default(5),
+  LOGIN_ACCOUNT_ADDRESS_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** Failed logins of one account from anywhere per LOGIN_ACCOUNT_WINDOW_SECONDS before it is locked everywhere until the window ends. */
+  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(100),
+  LOGIN_ACCOUNT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** How long a person's session lives after its last use (sliding), in hours. */
   SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
   /**

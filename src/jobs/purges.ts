@@ -1,7 +1,7 @@
 import { deleteExpiredIdempotencyKeysOfAllOrganizations } from '../db/queries/idempotency';
 import { deleteFinishedJobs } from '../db/queries/jobs';
 import { deleteStaleLoginFailures } from '../db/queries/login-failures';
-import { ACCOUNT_RUN_RESET_SECONDS } from '../services/access/login';
+import type { LoginFailureKind } from '../db/queries/login-failures';
 import { enqueue } from './queue';
 import type { JobContext, JobHandler } from './registry';
 
@@ -39,20 +39,12 @@ export const purgeIdempotencyKeys: JobHandler = async (ctx) => {
 };
 
 /**
- * Failed-login counters that behave like a missing row (an address window that ended; an account
- * run forgotten a day after its last failure, with no lock in force). `windowSeconds` is the
- * configured LOGIN_FAILURE_WINDOW_SECONDS, the window the login service counts with.
+ * Failed-login counters that behave like a missing row: their window ended. `windows` are the
+ * configured windows the login service counts with, by kind (loginWindows(config)).
  */
-export function purgeLoginFailures(windowSeconds: number): JobHandler {
+export function purgeLoginFailures(windows: Record<LoginFailureKind, number>): JobHandler {
   return async (ctx) => {
-    await inBatches(ctx, () =>
-      deleteStaleLoginFailures(ctx.db, {
-        now: ctx.now,
-        addressWindowSeconds: windowSeconds,
-        accountResetSeconds: ACCOUNT_RUN_RESET_SECONDS,
-        batchSize: BATCH,
-      }),
-    );
+    await inBatches(ctx, () => deleteStaleLoginFailures(ctx.db, { now: ctx.now, windows, batchSize: BATCH }));
   };
 }
 
