@@ -25,7 +25,9 @@ const schema = z.object({
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   /** Requests per API key per window (RATE_LIMIT_WINDOW_SECONDS). */
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(600),
-  /** Requests per organization per window, across all its API keys. */
+  /** Requests of one member's sessions (a person) per window (RATE_LIMIT_WINDOW_SECONDS). */
+  RATE_LIMIT_PER_MEMBER: z.coerce.number().int().min(1).default(600),
+  /** Requests per organization per window, across all its API keys and sessions. */
   RATE_LIMIT_PER_ORGANIZATION: z.coerce.number().int().min(1).default(1800),
   /** Window of the per-key and per-organization limits, in seconds. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
