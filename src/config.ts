@@ -25,6 +25,12 @@ const schema = z.object({
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   /** Requests per API key per window (RATE_LIMIT_WINDOW_SECONDS). */
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(600),
+  /** PDFs one member may have rendered per minute (GET …/pdf), whatever credential they use; the next is 429. */
+  RATE_LIMIT_PDF_RENDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Files one member may upload per minute (POST /v1/documents); the next is 429. */
+  RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Storage of uploaded files per organization, in bytes (5 GiB by default); an upload past it is 413 storage_quota_exceeded. */
+  DOCUMENT_STORAGE_QUOTA_BYTES: z.coerce.number().int().min(1).default(5 * 1024 * 1024 * 1024),
   /** Requests of one member's sessions (a person) per window (RATE_LIMIT_WINDOW_SECONDS). */
   RATE_LIMIT_PER_MEMBER: z.coerce.number().int().min(1).default(600),
   /** Requests per organization per window, across all its API keys and sessions. */
@@ -87,6 +93,8 @@ const schema = z.object({
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(900),
   /** How often failed-login counters that no longer count are purged, in seconds (0 turns the job off). */
   LOGIN_FAILURE_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
+  /** How often uploaded files never bound to a record within a day are deleted, in seconds (0 turns the job off). */
+  UNBOUND_FILE_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
   /** How often the escalation job looks for unsigned claim sign-offs past the working-day limit (0: never). */
   ESCALATION_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(600),
   /** How often the MyInvois sweep re-enqueues e-invoice work any organization has due, in seconds (0: never). */

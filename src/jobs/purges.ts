@@ -1,4 +1,5 @@
 import { deleteExpiredIdempotencyKeysOfAllOrganizations } from '../db/queries/idempotency';
+import { deleteUnboundFilesOfAllOrganizations } from '../db/queries/files';
 import { deleteFinishedJobs } from '../db/queries/jobs';
 import { deleteStaleLoginFailures } from '../db/queries/login-failures';
 import type { LoginFailureKind } from '../db/queries/login-failures';
@@ -55,3 +56,19 @@ export function purgeFinishedJobs(retentionDays: number): JobHandler {
     await inBatches(ctx, () => deleteFinishedJobs(ctx.db, { before, batchSize: BATCH }));
   };
 }
+
+/** How long an uploaded file may wait to be bound to a record before it is collected. */
+export const UNBOUND_FILE_HOURS = 24;
+
+/**
+ * Uploaded files never bound to a record (an invoice, a claim line, a settlement) within a day of
+ * their upload: nobody but their uploader could ever read them, and they take the organization's
+ * storage quota.
+ */
+export const purgeUnboundFiles: JobHandler = async (ctx) => {
+  const before = new Date(ctx.now.getTime() - UNBOUND_FILE_HOURS * 3600_000);
+  await inBatches(ctx, () => deleteUnboundFilesOfAllOrganizations(ctx.db, { before, batchSize: UNBOUND_FILE_BATCH }));
+};
+
+/** Files are large: fewer a batch. */
+const UNBOUND_FILE_BATCH = 500;

@@ -51,6 +51,8 @@ export const ERROR_CATALOGUE = {
   request_timeout: { status: 408, title: 'Request timeout' },
   // 413: the body is larger than the endpoint accepts.
   payload_too_large: { status: 413, title: 'Request body too large' },
+  // 413: an upload would take the organization's stored files past DOCUMENT_STORAGE_QUOTA_BYTES (documents/upload-document.ts).
+  storage_quota_exceeded: { status: 413, title: 'Storage quota exceeded' },
   // 414: the URL is longer than the service reads (8 KiB), or one path segment longer than 500 characters.
   uri_too_long: { status: 414, title: 'URI too long' },
   // 415: the body is not of a media type the endpoint accepts.

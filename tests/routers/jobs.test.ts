@@ -132,6 +132,7 @@ describe('the standard jobs', () => {
     expect(registry.kinds().sort()).toEqual(Object.values(JOB_KINDS).sort());
     expect(Object.fromEntries(registry.periodic().map((p) => [p.kind, p.everySeconds]))).toEqual({
       [JOB_KINDS.purgeLoginFailures]: 3600,
+      [JOB_KINDS.purgeUnboundFiles]: 3600,
       [JOB_KINDS.purgeFinishedJobs]: 86_400,
       [JOB_KINDS.escalateSignoffs]: 600,
       [JOB_KINDS.myinvoisSweep]: 60,

@@ -100,8 +100,11 @@ const hitSessionCheckedStatement = preparedSql<{
 
 /** Where one limit stands after a request was counted against it. */
 export interface LimitState {
-  /** Which limit: `key` (an API key's), `member` (a person's sessions'), `organization` or `address`. */
-  name: 'key' | 'member' | 'organization' | 'address';
+  /**
+   * Which limit: `key` (an API key's), `member` (a person's sessions'), `organization`, `address`, or
+   * a member's costly actions: `pdf_renders`, `uploads`.
+   */
+  name: 'key' | 'member' | 'organization' | 'address' | MemberAction;
   limit: number;
   remaining: number;
   /** Whole seconds until the window resets (at least 1 while a window is open). */
@@ -110,6 +113,9 @@ export interface LimitState {
 }
 
 type Limiter = RateLimiterAbstract | RateLimiterStoreAbstract;
+
+/** Costly actions limited per member (whatever credential they use), per minute. */
+export type MemberAction = 'pdf_renders' | 'uploads';
 
 /** Where the counters are kept. */
 export type RateLimitStore =
@@ -182,6 +188,9 @@ export interface RateLimitSettings {
   windowSeconds: number;
   authFailures: number;
   authFailureWindowSeconds: number;
+  /** Per member per minute; unlimited when not set. */
+  pdfRendersPerMinute?: number;
+  uploadsPerMinute?: number;
 }
 
 export function rateLimitSettings(config: Config): RateLimitSettings {
@@ -192,6 +201,8 @@ export function rateLimitSettings(config: Config): RateLimitSettings {
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     authFailures: config.RATE_LIMIT_AUTH_FAILURES,
     authFailureWindowSeconds: config.RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS,
+    pdfRendersPerMinute: config.RATE_LIMIT_PDF_RENDERS_PER_MINUTE,
+    uploadsPerMinute: config.RATE_LIMIT_UPLOADS_PER_MINUTE,
   };
 }
 
@@ -228,6 +239,7 @@ export class RateLimits {
   private readonly perMember: Limiter;
   private readonly perOrganization: Limiter;
   private readonly authFailures: Limiter;
+  private readonly actions: Partial<Record<MemberAction, { limiter: Limiter; limit: number }>> = {};
   private readonly db: Database | undefined;
   private readonly redis: { client: RedisWithHitKey; prefix: string; owned: boolean } | undefined;
 
@@ -258,6 +270,25 @@ export class RateLimits {
     this.perMember = make('member', this.memberLimit, settings.windowSeconds);
     this.perOrganization = make('org', settings.perOrganization, settings.windowSeconds);
     this.authFailures = make('authfail', settings.authFailures, settings.authFailureWindowSeconds);
+    const actionLimits: [MemberAction, number | undefined][] = [
+      ['pdf_renders', settings.pdfRendersPerMinute],
+      ['uploads', settings.uploadsPerMinute],
+    ];
+    for (const [action, limit] of actionLimits) {
+      if (limit !== undefined) this.actions[action] = { limiter: make(action, limit, 60), limit };
+    }
+  }
+
+  /**
+   * Counts one costly action of a member (a PDF rendered, a file uploaded) against its per-minute
+   * limit, in the same store as the request limits (one atomic hit); 429 `rate_limited` with
+   * Retry-After when the limit is reached. A limit not configured counts nothing.
+   */
+  async countMemberAction(action: MemberAction, memberId: string): Promise<void> {
+    const a = this.actions[action];
+    if (!a) return;
+    const s = await hit(a.limiter, action, a.limit, memberId);
+    if (!s.allowed) throw rateLimitedError(s);
   }
 
   /** Releases the store's connection when this owns one (the Redis client made from REDIS_URL). */
@@ -540,7 +571,11 @@ export function rateLimitedError(s: LimitState): AppError {
         ? "The organization's request limit across its API keys and sessions is reached"
         : s.name === 'member'
           ? "This person's request limit across their sessions is reached"
-          : "This API key's request limit is reached";
+          : s.name === 'pdf_renders'
+            ? `This member's limit of ${s.limit} PDF renders a minute is reached`
+            : s.name === 'uploads'
+              ? `This member's limit of ${s.limit} uploads a minute is reached`
+              : "This API key's request limit is reached";
   return new AppError('rate_limited', {
     detail: `${what}; retry after ${retryAfterSeconds} seconds`,
     rateLimit: s,
