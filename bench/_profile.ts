@@ -11,7 +11,7 @@ import '../src/services/register';
 const url = process.env.DATABASE_URL!;
 const handle = await openDatabase({ url, poolSize: 10 });
 const db = handle.db;
-const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', CURSOR_SECRET: 'x'.repeat(40), PAYOUT_ENCRYPTION_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=', RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_PER_ORGANIZATION: '100000000' } as never);
+const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', CURSOR_SECRET: 'x'.repeat(40), PAYOUT_ENCRYPTION_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=', RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_PER_ORGANIZATION: '100000000', RATE_LIMIT_PER_MEMBER: '100000000' } as never);
 const deps: AppDeps = { db, dbKind: 'postgres', config, log: pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination('/dev/null')), now: () => new Date(), rateLimits: createRateLimits(config, 'postgres', db) };
 const app = await buildServer(deps);
 const [org] = await queryRows<{ id: string; owner: string; customer: string; invoice: string }>(db, sql`select o.id,

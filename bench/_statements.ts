@@ -20,7 +20,7 @@ let seen: string[] = [];
 const client = postgres(url, { max: 10, onnotice: () => {}, debug: (_c, q) => seen.push(q) });
 const db = drizzle(client, { schema }) as unknown as Database;
 await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
-const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', CURSOR_SECRET: 'x'.repeat(40), PAYOUT_ENCRYPTION_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=', RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_ORGANIZATION: '1000000' } as never);
+const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', CURSOR_SECRET: 'x'.repeat(40), PAYOUT_ENCRYPTION_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=', RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_ORGANIZATION: '1000000', RATE_LIMIT_PER_MEMBER: '1000000' } as never);
 const deps: AppDeps = { db, dbKind: 'postgres', config, log: pino({ level: 'silent' }), now: () => new Date(), rateLimits: createRateLimits(config, 'postgres', db) };
 const demo = await seedDemo(deps, new Date());
 const app = await buildServer(deps);

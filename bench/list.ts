@@ -80,6 +80,7 @@ async function main() {
     DATABASE_POOL_SIZE: '10',
     RATE_LIMIT_PER_KEY: '100000000',
     RATE_LIMIT_PER_ORGANIZATION: '100000000',
+    RATE_LIMIT_PER_MEMBER: '100000000',
   } as NodeJS.ProcessEnv);
   const deps: AppDeps = {
     db,

@@ -26,7 +26,15 @@ const schema = z.object({
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   /** Requests per API key per window (RATE_LIMIT_WINDOW_SECONDS). */
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(600),
-  /** Requests per organization per window, across all its API keys. */
+  /** PDFs one member may have rendered per minute (GET …/pdf), whatever credential they use; the next is 429. */
+  RATE_LIMIT_PDF_RENDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Files one member may upload per minute (POST /v1/documents); the next is 429. */
+  RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Storage of uploaded files per organization, in bytes (5 GiB by default); an upload past it is 413 storage_quota_exceeded. */
+  DOCUMENT_STORAGE_QUOTA_BYTES: z.coerce.number().int().min(1).default(5 * 1024 * 1024 * 1024),
+  /** Requests of one member's sessions (a person) per window (RATE_LIMIT_WINDOW_SECONDS). */
+  RATE_LIMIT_PER_MEMBER: z.coerce.number().int().min(1).default(600),
+  /** Requests per organization per window, across all its API keys and sessions. */
   RATE_LIMIT_PER_ORGANIZATION: z.coerce.number().int().min(1).default(1800),
   /** Window of the per-key and per-organization limits, in seconds. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -46,10 +54,12 @@ const schema = z.object({
   /** Failed logins (auth.login) allowed per source address per LOGIN_FAILURE_WINDOW_SECONDS; the next attempt is 429. */
   LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
-  /** Consecutive failed logins of one account before it is locked; each further failure doubles the lock from 1 s. */
-  LOGIN_ACCOUNT_FREE_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
-  /** The longest an account is locked after failed logins, in seconds. */
-  LOGIN_ACCOUNT_MAX_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** Failed logins of one account (e-mail) from one source address per LOGIN_ACCOUNT_ADDRESS_WINDOW_SECONDS; the next from that address is 429. */
+  LOGIN_FAILURES_PER_ACCOUNT_ADDRESS: z.coerce.number().int().min(1).default(5),
+  LOGIN_ACCOUNT_ADDRESS_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** Failed logins of one account from anywhere per LOGIN_ACCOUNT_WINDOW_SECONDS before it is locked everywhere until the window ends. */
+  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(100),
+  LOGIN_ACCOUNT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** How long a person's session lives after its last use (sliding), in hours. */
   SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
   /**
@@ -84,6 +94,8 @@ const schema = z.object({
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(900),
   /** How often failed-login counters that no longer count are purged, in seconds (0 turns the job off). */
   LOGIN_FAILURE_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
+  /** How often uploaded files never bound to a record within a day are deleted, in seconds (0 turns the job off). */
+  UNBOUND_FILE_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
   /** How often the escalation job looks for unsigned claim sign-offs past the working-day limit (0: never). */
   ESCALATION_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(600),
   /** How often the MyInvois sweep re-enqueues e-invoice work any organization has due, in seconds (0: never). */

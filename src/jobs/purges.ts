@@ -1,7 +1,8 @@
 import { deleteExpiredIdempotencyKeysOfAllOrganizations } from '../db/queries/idempotency';
+import { deleteUnboundFilesOfAllOrganizations } from '../db/queries/files';
 import { deleteFinishedJobs } from '../db/queries/jobs';
 import { deleteStaleLoginFailures } from '../db/queries/login-failures';
-import { ACCOUNT_RUN_RESET_SECONDS } from '../services/access/login';
+import type { LoginFailureKind } from '../db/queries/login-failures';
 import { enqueue } from './queue';
 import type { JobContext, JobHandler } from './registry';
 
@@ -39,20 +40,12 @@ export const purgeIdempotencyKeys: JobHandler = async (ctx) => {
 };
 
 /**
- * Failed-login counters that behave like a missing row (an address window that ended; an account
- * run forgotten a day after its last failure, with no lock in force). `windowSeconds` is the
- * configured LOGIN_FAILURE_WINDOW_SECONDS, the window the login service counts with.
+ * Failed-login counters that behave like a missing row: their window ended. `windows` are the
+ * configured windows the login service counts with, by kind (loginWindows(config)).
  */
-export function purgeLoginFailures(windowSeconds: number): JobHandler {
+export function purgeLoginFailures(windows: Record<LoginFailureKind, number>): JobHandler {
   return async (ctx) => {
-    await inBatches(ctx, () =>
-      deleteStaleLoginFailures(ctx.db, {
-        now: ctx.now,
-        addressWindowSeconds: windowSeconds,
-        accountResetSeconds: ACCOUNT_RUN_RESET_SECONDS,
-        batchSize: BATCH,
-      }),
-    );
+    await inBatches(ctx, () => deleteStaleLoginFailures(ctx.db, { now: ctx.now, windows, batchSize: BATCH }));
   };
 }
 
@@ -63,3 +56,19 @@ export function purgeFinishedJobs(retentionDays: number): JobHandler {
     await inBatches(ctx, () => deleteFinishedJobs(ctx.db, { before, batchSize: BATCH }));
   };
 }
+
+/** How long an uploaded file may wait to be bound to a record before it is collected. */
+export const UNBOUND_FILE_HOURS = 24;
+
+/**
+ * Uploaded files never bound to a record (an invoice, a claim line, a settlement) within a day of
+ * their upload: nobody but their uploader could ever read them, and they take the organization's
+ * storage quota.
+ */
+export const purgeUnboundFiles: JobHandler = async (ctx) => {
+  const before = new Date(ctx.now.getTime() - UNBOUND_FILE_HOURS * 3600_000);
+  await inBatches(ctx, () => deleteUnboundFilesOfAllOrganizations(ctx.db, { before, batchSize: UNBOUND_FILE_BATCH }));
+};
+
+/** Files are large: fewer a batch. */
+const UNBOUND_FILE_BATCH = 500;

@@ -5,7 +5,8 @@ import { MYINVOIS_JOBS } from '../services/einvoicing/outbox';
 import { CHECK_CLAIM_LINES_JOB } from '../services/einvoicing/claim-line-checks';
 import { MYINVOIS_SWEEP, registerMyinvoisJobs } from './myinvois';
 import { escalateDueSignoffs } from '../services/workflow/approvals/escalation';
-import { purgeFinishedJobs, purgeIdempotencyKeys, purgeLoginFailures } from './purges';
+import { loginWindows } from '../services/access/login';
+import { purgeFinishedJobs, purgeIdempotencyKeys, purgeLoginFailures, purgeUnboundFiles } from './purges';
 import { JobRegistry } from './registry';
 
 /**
@@ -17,6 +18,7 @@ import { JobRegistry } from './registry';
 export const JOB_KINDS = {
   purgeIdempotencyKeys: 'purge-idempotency-keys',
   purgeLoginFailures: 'purge-login-failures',
+  purgeUnboundFiles: 'purge-unbound-files',
   purgeFinishedJobs: 'purge-finished-jobs',
   escalateSignoffs: 'escalate-signoffs',
   myinvoisSubmit: MYINVOIS_JOBS.submit,
@@ -32,6 +34,9 @@ type JobConfig = Pick<
   | 'IDEMPOTENCY_PURGE_INTERVAL_SECONDS'
   | 'LOGIN_FAILURE_PURGE_INTERVAL_SECONDS'
   | 'LOGIN_FAILURE_WINDOW_SECONDS'
+  | 'LOGIN_ACCOUNT_ADDRESS_WINDOW_SECONDS'
+  | 'LOGIN_ACCOUNT_WINDOW_SECONDS'
+  | 'UNBOUND_FILE_PURGE_INTERVAL_SECONDS'
   | 'JOB_RETENTION_DAYS'
   | 'ESCALATION_INTERVAL_SECONDS'
   | 'MYINVOIS_SWEEP_INTERVAL_SECONDS'
@@ -48,7 +53,8 @@ const every = (seconds: number) => (seconds > 0 ? { everySeconds: seconds } : {}
 export function buildJobRegistry(config: JobConfig, seams: { myinvois?: Partial<Omit<MyinvoisDeps, 'key'>> } = {}): JobRegistry {
   const registry = new JobRegistry();
   registry.register(JOB_KINDS.purgeIdempotencyKeys, purgeIdempotencyKeys, every(config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS));
-  registry.register(JOB_KINDS.purgeLoginFailures, purgeLoginFailures(config.LOGIN_FAILURE_WINDOW_SECONDS), every(config.LOGIN_FAILURE_PURGE_INTERVAL_SECONDS));
+  registry.register(JOB_KINDS.purgeLoginFailures, purgeLoginFailures(loginWindows(config)), every(config.LOGIN_FAILURE_PURGE_INTERVAL_SECONDS));
+  registry.register(JOB_KINDS.purgeUnboundFiles, purgeUnboundFiles, every(config.UNBOUND_FILE_PURGE_INTERVAL_SECONDS));
   registry.register(JOB_KINDS.purgeFinishedJobs, purgeFinishedJobs(config.JOB_RETENTION_DAYS), every(86_400));
   // Unsigned claim sign-offs past the organization's working-day limit get their next hop.
   registry.register(JOB_KINDS.escalateSignoffs, async (ctx) => void (await escalateDueSignoffs(ctx.db, ctx.now)), every(config.ESCALATION_INTERVAL_SECONDS));

@@ -51,6 +51,8 @@ export const ERROR_CATALOGUE = {
   request_timeout: { status: 408, title: 'Request timeout' },
   // 413: the body is larger than the endpoint accepts.
   payload_too_large: { status: 413, title: 'Request body too large' },
+  // 413: an upload would take the organization's stored files past DOCUMENT_STORAGE_QUOTA_BYTES (documents/upload-document.ts).
+  storage_quota_exceeded: { status: 413, title: 'Storage quota exceeded' },
   // 414: the URL is longer than the service reads (8 KiB), or one path segment longer than 500 characters.
   uri_too_long: { status: 414, title: 'URI too long' },
   // 415: the body is not of a media type the endpoint accepts.
@@ -95,6 +97,7 @@ export const WHAT_TO_DO: Partial<Record<ErrorCode, string>> = {
   person_required: 'Take this decision as a person: call with a session token (auth.login) instead of an API key.',
   transition_refused: 'Read available_transitions on the record: refusal.code and refusal.detail say why this caller may not take the edge now (another person, a band, a missing reason or state); do not retry unchanged.',
   not_found: 'Check the id and the organization of the credential: a record of another organization answers the same as one that does not exist.',
+  storage_quota_exceeded: 'Free room first: the organization\'s stored files have reached DOCUMENT_STORAGE_QUOTA_BYTES (the detail says how much is used); files never attached are removed after a day, or ask the operator to raise the quota.',
   method_not_allowed: 'Use one of the methods the Allow header lists for this path.',
   conflict: 'Read the record again: its state does not allow this now (the detail says why); act on its current state.',
   revision_mismatch: 'Read the record again (GET), look at what changed, and send the write again with If-Match set to the new ETag.',

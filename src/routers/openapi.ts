@@ -130,12 +130,14 @@ function policyDescription(limits: RateLimitSettings | undefined): string {
     'The request is identified by its method, route, path parameters and canonical JSON body.';
   const rate = limits
     ? `\n\n**Rate limits.** Per API key: ${limits.perKey} requests per ${limits.windowSeconds} s. ` +
-      `Per organization, across its keys: ${limits.perOrganization} per ${limits.windowSeconds} s. ` +
+      `Per person, across their sessions: ${limits.perMember ?? limits.perKey} per ${limits.windowSeconds} s. ` +
+      `Per organization, across its keys and sessions: ${limits.perOrganization} per ${limits.windowSeconds} s. ` +
+      `Per member, with any credential: ${limits.pdfRendersPerMinute ?? 'any number of'} PDF renders and ${limits.uploadsPerMinute ?? 'any number of'} uploads a minute. ` +
       `Per source address: ${limits.authFailures} failed authentications (keys or sessions) per ${limits.authFailureWindowSeconds} s, after which the address is refused until the window resets. `
-    : '\n\n**Rate limits.** Per API key, per organization across its keys, and per source address for failed authentication (keys and sessions). ';
+    : '\n\n**Rate limits.** Per API key, per person across their sessions, per organization across its keys and sessions, PDF renders and uploads per member, and per source address for failed authentication (keys and sessions). ';
   const sizes =
     '\n\n**Size limits.** A JSON request body of at most 1 MiB (larger: 413 `payload_too_large`); an uploaded file up to the limit ' +
-    '`POST /documents` states (10 MiB by default, 413 beyond); a URL of at most ' +
+    '`POST /documents` states (10 MiB by default, 413 beyond), within the organization\'s storage quota (413 `storage_quota_exceeded`); a URL of at most ' +
     `${MAX_URL_LENGTH} characters (longer: 414 \`uri_too_long\`). ` +
     'Answers of 1 KiB or more are compressed as `Accept-Encoding` asks (gzip, deflate, br); request bodies are never decompressed.';
   return (

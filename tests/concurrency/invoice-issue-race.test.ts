@@ -17,7 +17,7 @@ describe.skipIf(!onPostgres)('issuing concurrently across two server processes',
   const servers: ServerProcess[] = [];
 
   beforeAll(async () => {
-    const env = { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATABASE_POOL_SIZE: '10', RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_ORGANIZATION: '100000' };
+    const env = { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATABASE_POOL_SIZE: '10', RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_ORGANIZATION: '100000', RATE_LIMIT_PER_MEMBER: '100000' };
     servers.push(await startServerProcess(env));
     servers.push(await startServerProcess(env));
   }, 120_000);

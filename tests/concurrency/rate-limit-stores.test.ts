@@ -124,13 +124,13 @@ describe('RateLimits on Redis', () => {
     expect((await limits.reserveAuthAttempt(address)).state).toMatchObject({ remaining: 0, allowed: true });
     const refused = await limits.reserveAuthAttempt(address);
     expect(refused.state).toMatchObject({ name: 'address', limit: 2, remaining: 0, allowed: false });
-    // A refused attempt holds nothing to give back.
+    // A refused attempt checked nothing, so it is no failure: its unit went back at once.
     await refused.release();
     const state = await limits.addressState(address);
     expect(state).toMatchObject({ name: 'address', limit: 2, remaining: 0, allowed: false });
     expect(state.resetSeconds).toBeGreaterThanOrEqual(295);
     expect(state.resetSeconds).toBeLessThanOrEqual(300);
-    expect(await redis.get(`${prefix}:authfail:${address}`)).toBe('3');
+    expect(await redis.get(`${prefix}:authfail:${address}`)).toBe('2');
 
     // Another process (another RateLimits on the same Redis) sees the same address.
     const other = new RateLimits(settings(), { kind: 'redis', client: redis, prefix });
@@ -164,7 +164,7 @@ describe('reserved attempts in memory and in PostgreSQL', () => {
   ];
 
   it('a released unit is given back once; a kept one counts; a refused one holds nothing', async () => {
-    for (const [, limits] of stores()) {
+    for (const [kind, limits] of stores()) {
       const address = `10.6.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
       const good = await limits.reserveAuthAttempt(address);
       expect(good.state).toMatchObject({ name: 'address', limit: 2, remaining: 1, allowed: true });
@@ -177,6 +177,10 @@ describe('reserved attempts in memory and in PostgreSQL', () => {
       expect(refused.state).toMatchObject({ remaining: 0, allowed: false });
       await refused.release();
       expect(await limits.addressState(address)).toMatchObject({ remaining: 0, allowed: false });
+      if (kind === 'postgres') {
+        const [row] = await queryRows<{ points: number }>(t.db, sql`select points from rate_limit_counters where key = ${`authfail:${address}`}`);
+        expect(Number(row?.points)).toBe(2);
+      }
     }
   });
 

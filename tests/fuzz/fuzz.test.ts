@@ -46,7 +46,7 @@ describe.skipIf(!onPostgres)('fuzzing every /v1 operation and tRPC procedure', (
   let demo: DemoData;
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_PER_ORGANIZATION: '100000000' });
+    t = await createTestApp({ RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_PER_ORGANIZATION: '100000000', RATE_LIMIT_PER_MEMBER: '100000000', RATE_LIMIT_PDF_RENDERS_PER_MINUTE: '100000000', RATE_LIMIT_UPLOADS_PER_MINUTE: '100000000' });
     sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
     demo = await seedDemo(t.deps, new Date());
   }, 180_000);

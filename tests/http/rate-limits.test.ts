@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createTestCustomer } from '../factories/customer';
+import { createSession } from '../../src/services/access/admin';
 import { bearer, createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 import { expectProblem } from '../helpers/problem';
@@ -8,9 +9,11 @@ import { customerCreateTarget, sendWrite } from '../helpers/writes';
 
 const PER_KEY = 5;
 const PER_ORG = 8;
+const PER_MEMBER = 4;
 const AUTH_FAILURES = 20;
 const t = useTestApp({
   RATE_LIMIT_PER_KEY: String(PER_KEY),
+  RATE_LIMIT_PER_MEMBER: String(PER_MEMBER),
   RATE_LIMIT_PER_ORGANIZATION: String(PER_ORG),
   RATE_LIMIT_AUTH_FAILURES: String(AUTH_FAILURES),
 });
@@ -55,7 +58,7 @@ describe('rate limits per API key and per organization', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(Math.max(1, l.reset));
   });
 
-  it('error answers and /trpc answers carry the headers too; sessions are not limited', async () => {
+  it('error answers and /trpc answers carry the headers too; a session counts against its member and the organization', async () => {
     const org = await createTestOrganization(t.db);
     const missing = await read(`/v1/receivables/customers/${randomUUID()}`, org.owner.apiKey);
     expectProblem(missing, 404, 'not_found');
@@ -71,7 +74,40 @@ describe('rate limits per API key and per organization', () => {
 
     const bySession = await read(`/v1/receivables/customers/${target.record(created.json()).id}`, org.owner.session);
     expect(bySession.statusCode).toBe(200);
-    expect(bySession.headers['ratelimit-limit']).toBeUndefined();
+    // The member has PER_MEMBER - 1 left, the organization PER_ORG - 4: the tighter is shown.
+    expect(limits(bySession)).toMatchObject({ limit: PER_MEMBER, remaining: PER_MEMBER - 1 });
+  });
+
+  it("sessions are limited per member (across the member's sessions) like keys: headers count down, the next over is 429 with Retry-After, on /v1 and /trpc", async () => {
+    const org = await createTestOrganization(t.db);
+    const person = await createTestMember(t.db, org.id, { role: 'viewer' });
+    const customer = await createTestCustomer(t.db, org.id);
+    const url = `/v1/receivables/customers/${customer.id}`;
+    const from = address();
+    for (let i = 1; i <= PER_MEMBER - 1; i++) {
+      const res = await read(url, person.session, from);
+      expect(res.statusCode).toBe(200);
+      expect(limits(res)).toMatchObject({ limit: PER_MEMBER, remaining: PER_MEMBER - i });
+      expect(limits(res).reset).toBeGreaterThanOrEqual(1);
+    }
+    // A second session of the same member shares the member's limit.
+    const second = await createSession(t.db, { organizationId: org.id, memberId: person.id, now: new Date() });
+    const trpc = await t.app.inject({ method: 'GET', url: '/trpc/auth.me', headers: bearer(second.token), remoteAddress: from });
+    expect(trpc.statusCode).toBe(200);
+    expect(limits(trpc)).toMatchObject({ limit: PER_MEMBER, remaining: 0 });
+    const over = await read(url, person.session, from);
+    const problem = expectProblem(over, 429, 'rate_limited');
+    expect(problem.detail).toMatch(/person/);
+    expect(limits(over)).toMatchObject({ limit: PER_MEMBER, remaining: 0 });
+    expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(Math.max(1, limits(over).reset));
+    const overTrpc = await t.app.inject({ method: 'GET', url: '/trpc/auth.me', headers: bearer(second.token), remoteAddress: from });
+    expect(overTrpc.statusCode).toBe(429);
+    // The organization's budget holds across people and keys: PER_MEMBER + 1 counted so far (the refused ones are not).
+    const key = await read(url, org.owner.apiKey, from);
+    expect(key.statusCode).toBe(200);
+    expect(limits(key)).toMatchObject({ limit: PER_ORG, remaining: PER_ORG - PER_MEMBER - 1 });
+    // Another member of the organization is not slowed by this one.
+    expect((await read(url, org.owner.session, from)).statusCode).toBe(200);
   });
 
   it('the organization limit holds across its keys, and the headers show the tightest limit', async () => {
@@ -177,13 +213,38 @@ describe('failed authentication per source address', () => {
     const customer = await createTestCustomer(t.db, org.id);
     const url = `/v1/receivables/customers/${customer.id}`;
     const from = address();
-    for (let i = 0; i < AUTH_FAILURES + 2; i++) expect((await read(url, org.owner.session, from)).statusCode).toBe(200);
+    // More than the address's budget of good attempts (the member's request limit answers 429 past its own).
+    for (let i = 0; i < AUTH_FAILURES + 2; i++) expect((await read(url, org.owner.session, from)).statusCode).toBeOneOf([200, 429]);
     // A key seen for the first time, then again.
     expect((await read(url, second.apiKey, from)).statusCode).toBe(200);
     expect((await read(url, second.apiKey, from)).statusCode).toBe(200);
     const failed = await read(url, `fs_${randomUUID().replaceAll('-', '')}`, from);
     expectProblem(failed, 401);
     expect(limits(failed)).toMatchObject({ limit: AUTH_FAILURES, remaining: AUTH_FAILURES - 1 });
+  });
+
+  it('100 requests at once with one valid session, or one valid key, from one address: all answered, none counted as a failure', async () => {
+    const org = await createTestOrganization(t.db);
+    const customer = await createTestCustomer(t.db, org.id);
+    const url = `/v1/receivables/customers/${customer.id}`;
+    const from = address();
+    // Answered 200 up to the member's and the organization's request limits (small here), then 429 by
+    // those limits: never 401, never refused by the address's failed-authentication limit.
+    const notAFailure = (answers: { statusCode: number; headers: Record<string, unknown> }[]) => {
+      expect(answers.filter((a) => a.statusCode !== 200 && a.statusCode !== 429)).toEqual([]);
+      expect(answers.filter((a) => a.statusCode === 429).map((a) => limits(a).limit).filter((l) => l === AUTH_FAILURES)).toEqual([]);
+      expect(answers.filter((a) => a.statusCode === 200).length).toBeGreaterThan(0);
+    };
+    notAFailure(await Promise.all(Array.from({ length: 100 }, () => read(url, org.owner.session, from))));
+    const other = await createTestOrganization(t.db);
+    const otherCustomer = await createTestCustomer(t.db, other.id);
+    notAFailure(await Promise.all(Array.from({ length: 100 }, () => read(`/v1/receivables/customers/${otherCustomer.id}`, other.owner.apiKey, from))));
+    // The address has its whole budget: a bad token is the first failure.
+    const failed = await read(url, `fs_${randomUUID().replaceAll('-', '')}`, from);
+    expectProblem(failed, 401);
+    expect(limits(failed)).toMatchObject({ limit: AUTH_FAILURES, remaining: AUTH_FAILURES - 1 });
+    const third = await createTestOrganization(t.db);
+    expect((await read(`/v1/receivables/customers/${randomUUID()}`, third.owner.session, from)).statusCode).toBe(404);
   });
 
   it('successful authentications and missing credentials are not counted', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createInProcessClient } from '../../src/client';
-import { members, sessions } from '../../src/db/schema';
+import { loginFailures, members, sessions } from '../../src/db/schema';
+import { login, loginSettings } from '../../src/services/access/login';
 import { sha256Hex } from '../../src/lib/crypto';
 import { appRouter } from '../../src/routers/app';
 import { createInProcessContext } from '../../src/routers/context';
@@ -126,11 +127,12 @@ describe('auth.login', () => {
     }
   });
 
-  it("an account's delay grows after 5 consecutive failures (429, Retry-After doubling) and a successful login clears it", async () => {
+  it("an attacker's failures lock the account out of the attacker's address only: the owner logs in from theirs, at any pace of the attacker", async () => {
     const { email } = await personWithPassword();
-    const caller = anonymous(freshIp());
-    const wrong = () => refusal(caller.auth.login({ email, password: 'not the password' }));
-    const right = () => caller.auth.login({ email, password: PASSWORD });
+    const attacker = freshIp();
+    const owner = freshIp();
+    const send = (ip: string, password: string) =>
+      t.app.inject({ method: 'POST', url: '/trpc/auth.login', remoteAddress: ip, payload: { email, password } });
     let now = new Date('2032-03-01T08:00:00Z').getTime();
     const advance = (seconds: number) => {
       now += seconds * 1000;
@@ -138,31 +140,73 @@ describe('auth.login', () => {
     };
     advance(0);
     try {
-      for (let i = 0; i < 5; i++) expect((await wrong()).appCode).toBe('unauthenticated');
-      // The 6th failure locks the account for 1 s, the 7th for 2 s, the 8th for 4 s.
-      const waits: string[] = [];
-      for (let i = 0; i < 3; i++) {
-        expect((await wrong()).appCode).toBe('unauthenticated');
-        const locked = await refusal(right());
-        expect(locked.appCode).toBe('rate_limited');
-        expect(locked.status).toBe(429);
-        waits.push(String(locked.retryAfterSeconds));
-        advance(locked.retryAfterSeconds);
+      for (let i = 0; i < 5; i++) expect((await send(attacker, 'not the password')).statusCode).toBe(401);
+      // The pair (attacker's address, account) is over its 5 per 15 minutes: refused, even with the right password.
+      const refused = await send(attacker, PASSWORD);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toBe('900');
+      expect(refused.json().error.data.problem.detail).toMatch(/for this account from this address/);
+      // The owner, from their own address, is not locked out.
+      expect((await send(owner, PASSWORD)).statusCode).toBe(200);
+      // One failure every 15 minutes keeps nobody out either.
+      for (let i = 0; i < 4; i++) {
+        advance(900);
+        expect((await send(attacker, 'not the password')).statusCode).toBe(401);
+        expect((await send(owner, PASSWORD)).statusCode).toBe(200);
       }
-      expect(waits).toEqual(['1', '2', '4']);
-      // Over HTTP the 429 carries Retry-After.
-      expect((await wrong()).appCode).toBe('unauthenticated');
-      const http = await t.app.inject({ method: 'POST', url: '/trpc/auth.login', remoteAddress: freshIp(), payload: { email, password: PASSWORD } });
-      expect(http.statusCode).toBe(429);
-      expect(http.headers['retry-after']).toBe('8');
-      advance(8);
-      expect((await right()).session_token).toMatch(/^fs_/);
-      // Cleared: five failures are free again.
-      for (let i = 0; i < 5; i++) expect((await wrong()).appCode).toBe('unauthenticated');
-      expect((await right()).session_token).toMatch(/^fs_/);
     } finally {
       t.setNow(undefined);
     }
+  });
+
+  it('past the much higher per-account limit the account is locked everywhere until its window ends; a refused attempt counts nothing', async () => {
+    const { email } = await personWithPassword();
+    const settings = { ...loginSettings(t.deps.config), failuresPerAccount: 3, accountWindowSeconds: 3600 };
+    const from = (ip: string) => (password: string) => login({ db: t.db, now: t.deps.now(), ip, settings }, { email, password });
+    at('2033-05-01T00:00:00Z');
+    try {
+      for (let i = 0; i < 3; i++) expect((await refusal(from(freshIp())('not the password'))).appCode).toBe('unauthenticated');
+      const locked = await refusal(from(freshIp())(PASSWORD));
+      expect(locked.appCode).toBe('rate_limited');
+      expect(locked.retryAfterSeconds).toBe(3600);
+      expect(locked.detail).toMatch(/^Too many failed logins for this account;/);
+      // The refusals gave their units back: the account's counter holds the 3 failures only.
+      for (let i = 0; i < 5; i++) await refusal(from(freshIp())('not the password'));
+      const [row] = await t.db.select().from(loginFailures).where(and(eq(loginFailures.kind, 'account'), eq(loginFailures.subject, sha256Hex(`login:${email.toLowerCase()}`))));
+      expect(row?.failures).toBe(3);
+      at('2033-05-01T01:00:00Z');
+      expect((await from(freshIp())(PASSWORD)).session_token).toMatch(/^fs_/);
+    } finally {
+      t.setNow(undefined);
+    }
+  });
+
+  it("another organization's member with the same e-mail: logging in with their own password neither names the other memberships nor clears the other's failures", async () => {
+    const victim = await personWithPassword();
+    // The victim's account has failures on record.
+    const victimIp = freshIp();
+    for (let i = 0; i < 3; i++) await refusal(anonymous(victimIp).auth.login({ email: victim.email, password: 'not the password' }));
+    const subject = sha256Hex(`login:${victim.email.toLowerCase()}`);
+    const failures = async () =>
+      (await t.db.select().from(loginFailures).where(and(eq(loginFailures.kind, 'account'), eq(loginFailures.subject, subject))))[0]?.failures;
+    expect(await failures()).toBe(3);
+
+    // Another organization adds a member with the victim's e-mail and a password of its choosing.
+    const other = await createTestOrganization(t.db);
+    const added = await createInProcessClient(t.deps, { token: other.owner.session }).organization.members.add({
+      name: 'Someone Else',
+      email: victim.email.toUpperCase(),
+      password: 'a password we chose',
+      roles: ['viewer'],
+    });
+    expect(added.email).toBe(victim.email.toUpperCase());
+    expect(await failures()).toBe(3);
+    // That password opens that membership only: a session, as for an e-mail used nowhere else (no 422 naming organizations).
+    const session = await anonymous(freshIp()).auth.login({ email: victim.email, password: 'a password we chose' });
+    expect(session.organization.id).toBe(other.id);
+    expect(session.member.id).toBe(added.id);
+    // The victim's failures are untouched.
+    expect(await failures()).toBe(3);
   });
 
   it('a person of several organizations names one (422 at /organization_id once the password is right)', async () => {

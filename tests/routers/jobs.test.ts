@@ -132,31 +132,31 @@ describe('the standard jobs', () => {
     expect(registry.kinds().sort()).toEqual(Object.values(JOB_KINDS).sort());
     expect(Object.fromEntries(registry.periodic().map((p) => [p.kind, p.everySeconds]))).toEqual({
       [JOB_KINDS.purgeLoginFailures]: 3600,
+      [JOB_KINDS.purgeUnboundFiles]: 3600,
       [JOB_KINDS.purgeFinishedJobs]: 86_400,
       [JOB_KINDS.escalateSignoffs]: 600,
       [JOB_KINDS.myinvoisSweep]: 60,
     });
   });
 
-  it('purging login failures deletes ended address windows and forgotten, unlocked account runs, and nothing else', async () => {
+  it('purging login failures deletes the counters whose window ended, by kind, and nothing else', async () => {
     const at = (iso: string) => new Date(iso);
     const now = at('1999-01-02T00:10:00Z');
     const s = (name: string) => `${name}-${randomUUID()}`;
     const rows = [
-      { name: s('address-window-ended'), kind: 'address' as const, windowStartedAt: at('1999-01-02T00:05:00Z'), lastFailedAt: at('1999-01-02T00:06:00Z'), gone: true },
-      { name: s('address-window-open'), kind: 'address' as const, windowStartedAt: at('1999-01-02T00:05:01Z'), lastFailedAt: at('1999-01-02T00:06:00Z'), gone: false },
-      { name: s('account-forgotten'), kind: 'account' as const, windowStartedAt: at('1998-12-31T00:00:00Z'), lastFailedAt: at('1999-01-01T00:10:00Z'), gone: true },
-      { name: s('account-forgotten-lock-over'), kind: 'account' as const, windowStartedAt: at('1998-12-31T00:00:00Z'), lastFailedAt: at('1999-01-01T00:00:00Z'), lockedUntil: at('1999-01-02T00:00:00Z'), gone: true },
-      { name: s('account-locked'), kind: 'account' as const, windowStartedAt: at('1998-12-31T00:00:00Z'), lastFailedAt: at('1999-01-01T00:00:00Z'), lockedUntil: at('1999-01-02T00:10:01Z'), gone: false },
-      { name: s('account-recent'), kind: 'account' as const, windowStartedAt: at('1998-12-31T00:00:00Z'), lastFailedAt: at('1999-01-01T00:10:01Z'), gone: false },
+      { name: s('address-window-ended'), kind: 'address' as const, windowStartedAt: at('1999-01-02T00:05:00Z'), gone: true },
+      { name: s('address-window-open'), kind: 'address' as const, windowStartedAt: at('1999-01-02T00:05:01Z'), gone: false },
+      { name: s('pair-window-ended'), kind: 'pair' as const, windowStartedAt: at('1999-01-01T23:55:00Z'), gone: true },
+      { name: s('pair-window-open'), kind: 'pair' as const, windowStartedAt: at('1999-01-01T23:55:01Z'), gone: false },
+      { name: s('account-window-ended'), kind: 'account' as const, windowStartedAt: at('1999-01-01T23:10:00Z'), gone: true },
+      { name: s('account-window-open'), kind: 'account' as const, windowStartedAt: at('1999-01-01T23:10:01Z'), gone: false },
     ];
     await t.db.insert(loginFailures).values(
-      rows.map((r) => ({ kind: r.kind, subject: r.name, failures: 7, windowStartedAt: r.windowStartedAt, lastFailedAt: r.lastFailedAt, lockedUntil: r.lockedUntil ?? null })),
+      rows.map((r) => ({ kind: r.kind, subject: r.name, failures: 7, windowStartedAt: r.windowStartedAt, lastFailedAt: r.windowStartedAt })),
     );
     const kind = uniqueKind('purge-login');
     await enqueue(t.db, { kind, now });
-    // The address window of LOGIN_FAILURE_WINDOW_SECONDS = 300 ended at 00:10:00 for the first row.
-    expect(await runnerFor(kind, purgeLoginFailures(300)).runOnce(now)).toMatchObject({ done: 1 });
+    expect(await runnerFor(kind, purgeLoginFailures({ address: 300, pair: 900, account: 3600 })).runOnce(now)).toMatchObject({ done: 1 });
     const left = await t.db.select({ subject: loginFailures.subject }).from(loginFailures).where(inArray(loginFailures.subject, rows.map((r) => r.name)));
     expect(left.map((r) => r.subject).sort()).toEqual(rows.filter((r) => !r.gone).map((r) => r.name).sort());
   });

@@ -1,6 +1,5 @@
 import { and, asc, eq, sql, type SQLWrapper } from 'drizzle-orm';
-import { insertInChunks, anyOf } from '../client';
-import type { Database } from '../client';
+import { anyOf, insertInChunks, queryRows, type Database } from '../client';
 import { fileAttachments, files } from '../schema';
 
 export type AttachmentRecordType = (typeof fileAttachments.$inferInsert)['recordType'];
@@ -104,4 +103,40 @@ export async function findFileContent(db: Database, q: { organizationId: string;
     .from(files)
     .where(and(eq(files.organizationId, q.organizationId), eq(files.id, q.id)));
   return row?.content;
+}
+
+/**
+ * Serializes the uploads of one organization until the transaction ends (a transaction-scoped
+ * advisory lock), then answers the bytes its files take: read in a statement of its own, after the
+ * lock, so an upload committed while this one waited is counted.
+ */
+export async function lockFileStorage(db: Database, q: { organizationId: string }): Promise<number> {
+  await queryRows(db, sql`select pg_advisory_xact_lock(hashtextextended(${`files-quota:${q.organizationId}`}, 0))`);
+  const [row] = await queryRows<{ used: string | number }>(
+    db,
+    sql`select coalesce(sum(size), 0)::bigint as used from files where organization_id = ${q.organizationId}::uuid`,
+  );
+  return Number(row?.used ?? 0);
+}
+
+/**
+ * Deletes up to `batchSize` files, of every organization, uploaded before `before` and never bound
+ * to a record (no attachment, no claim settlement's proof). A file being bound is locked by the
+ * binding (findFilesForBinding) and skipped here; one deleted first is unknown to the binding.
+ */
+export async function deleteUnboundFilesOfAllOrganizations(db: Database, q: { before: Date; batchSize: number }): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`with gone as (
+          delete from files where (organization_id, id) in (
+            select f.organization_id, f.id from files f
+            where f.created_at < ${q.before.toISOString()}::timestamptz
+              and not exists (select 1 from file_attachments a where a.organization_id = f.organization_id and a.file_id = f.id)
+              and not exists (select 1 from claim_settlements s where s.organization_id = f.organization_id and s.proof_document_id = f.id)
+            limit ${q.batchSize}
+            for update of f skip locked)
+          returning 1)
+        select count(*)::int as n from gone`,
+  );
+  return Number(row?.n ?? 0);
 }

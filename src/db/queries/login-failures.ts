@@ -1,103 +1,106 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { queryRows } from '../client';
 import type { Database } from '../client';
-import { loginFailures } from '../schema';
 
 /**
  * Counters of failed logins (schema/login-failures.ts). Not tenant data: a login precedes knowing the
- * organization, so these take the counter's subject instead of an organization id. Each count is one
- * atomic INSERT ... ON CONFLICT, so concurrent processes never lose a failure.
+ * organization, so these take the counter's subject instead of an organization id. Every counter is a
+ * fixed window that starts with its first unit. An attempt reserves one unit of each of its counters
+ * in one atomic statement BEFORE the password is verified (reserveLoginUnits) and gives them back
+ * when it was not a failure (releaseLoginUnits), so concurrent attempts can never verify more
+ * passwords than a limit allows, on any number of processes.
  */
 
-export type LoginFailureKind = 'address' | 'account';
+export type LoginFailureKind = 'address' | 'pair' | 'account';
 
-export async function findLoginFailures(db: Database, q: { kind: LoginFailureKind; subject: string }) {
-  const [row] = await db
-    .select()
-    .from(loginFailures)
-    .where(and(eq(loginFailures.kind, q.kind), eq(loginFailures.subject, q.subject)));
-  return row;
+/** One counter an attempt reserves a unit of, with its window. */
+export interface LoginCounter {
+  kind: LoginFailureKind;
+  subject: string;
+  windowSeconds: number;
+}
+
+/** Where a counter stands with the reserved unit counted, and the window it was counted in. */
+export interface ReservedUnit {
+  kind: LoginFailureKind;
+  subject: string;
+  failures: number;
+  windowStartedAt: Date;
 }
 
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
-/** Counts one failure from an address in a fixed window that starts with the first failure. */
-export async function countAddressFailure(db: Database, q: { address: string; now: Date; windowSeconds: number }) {
-  const now = ts(q.now);
-  const expired = sql`${loginFailures.windowStartedAt} + make_interval(secs => ${q.windowSeconds}) <= ${now}`;
-  const [row] = await db
-    .insert(loginFailures)
-    .values({ kind: 'address', subject: q.address, failures: 1, windowStartedAt: q.now, lastFailedAt: q.now })
-    .onConflictDoUpdate({
-      target: [loginFailures.kind, loginFailures.subject],
-      set: {
-        failures: sql`case when ${expired} then 1 else ${loginFailures.failures} + 1 end`,
-        windowStartedAt: sql`case when ${expired} then ${now} else ${loginFailures.windowStartedAt} end`,
-        lastFailedAt: now,
-      },
-    })
-    .returning();
-  return row!;
+/** The window of a row's kind, from the counters of this statement (the same kind, the same window). */
+function windowOfKind(counters: readonly LoginCounter[]) {
+  const cases = sql.join(counters.map((c) => sql`when ${c.kind} then ${c.windowSeconds}`), sql` `);
+  return sql`make_interval(secs => (case login_failures.kind ${cases} end)::float8)`;
 }
 
 /**
- * Counts one consecutive failure of an account (a run of failures ends `resetSeconds` after the last
- * one) and sets its lock: none for the first `freeFailures`, then 1 s doubling with each further
- * failure, at most `maxLockSeconds`.
+ * Counts one unit on each counter in one statement (rows upserted in the order given, so concurrent
+ * statements lock them in the same order), each in its fixed window: a window over at `now` starts
+ * again at 1. Answers every counter as it stands with its unit.
  */
-export async function countAccountFailure(
-  db: Database,
-  q: { subject: string; now: Date; freeFailures: number; maxLockSeconds: number; resetSeconds: number },
-) {
+export async function reserveLoginUnits(db: Database, q: { counters: readonly LoginCounter[]; now: Date }): Promise<ReservedUnit[]> {
   const now = ts(q.now);
-  const failures = sql`(case when ${loginFailures.lastFailedAt} + make_interval(secs => ${q.resetSeconds}) <= ${now} then 1 else ${loginFailures.failures} + 1 end)`;
-  const lockSeconds = (n: ReturnType<typeof sql>) =>
-    sql`least(${q.maxLockSeconds}::float8, power(2::float8, (${n} - ${q.freeFailures} - 1)::float8))`;
-  const lockUntil = (n: ReturnType<typeof sql>) =>
-    sql`case when ${n} > ${q.freeFailures} then ${now} + make_interval(secs => ${lockSeconds(n)}) else null end`;
-  const first = sql`1`;
-  const [row] = await db
-    .insert(loginFailures)
-    .values({
-      kind: 'account',
-      subject: q.subject,
-      failures: 1,
-      windowStartedAt: q.now,
-      lastFailedAt: q.now,
-      lockedUntil: sql`${lockUntil(first)}`,
-    })
-    .onConflictDoUpdate({
-      target: [loginFailures.kind, loginFailures.subject],
-      set: { failures, lastFailedAt: now, lockedUntil: lockUntil(failures) },
-    })
-    .returning();
-  return row!;
-}
-
-/** A successful login ends the account's run of failures. */
-export async function clearAccountFailures(db: Database, q: { subject: string }) {
-  await db.delete(loginFailures).where(and(eq(loginFailures.kind, 'account'), eq(loginFailures.subject, q.subject)));
+  const values = sql.join(q.counters.map((c) => sql`(${c.kind}, ${c.subject}, 1, ${now}, ${now}, null)`), sql`, `);
+  const expired = sql`login_failures.window_started_at + ${windowOfKind(q.counters)} <= ${now}`;
+  const rows = await queryRows<{ kind: LoginFailureKind; subject: string; failures: number; window_started_at: Date | string }>(
+    db,
+    sql`insert into login_failures (kind, subject, failures, window_started_at, last_failed_at, locked_until)
+        values ${values}
+        on conflict (kind, subject) do update set
+          failures = case when ${expired} then 1 else login_failures.failures + 1 end,
+          window_started_at = case when ${expired} then ${now} else login_failures.window_started_at end,
+          last_failed_at = ${now},
+          locked_until = null
+        returning kind, subject, failures, window_started_at`,
+  );
+  return rows.map((r) => ({ kind: r.kind, subject: r.subject, failures: Number(r.failures), windowStartedAt: new Date(r.window_started_at) }));
 }
 
 /**
- * Deletes up to `batchSize` counters that no longer change any answer (a purge job across every
- * subject; answers how many went): address counters whose window ended (the next failure starts a
- * new window anyway), and account counters whose run was forgotten (`resetSeconds` after the last
- * failure) and whose lock, if any, is over. Either behaves exactly like a missing row.
+ * Gives reserved units back, each only in the window it was counted in (a window opened since is
+ * not touched). An upsert in the reservation's order, so it never deadlocks with one; a counter
+ * purged meanwhile comes back at 0 in its ended window (the purge takes it again).
+ */
+export async function releaseLoginUnits(db: Database, q: { units: readonly ReservedUnit[] }): Promise<void> {
+  if (q.units.length === 0) return;
+  const values = sql.join(
+    q.units.map((u) => sql`(${u.kind}, ${u.subject}, 0, ${ts(u.windowStartedAt)}, ${ts(u.windowStartedAt)}, null)`),
+    sql`, `,
+  );
+  await queryRows(
+    db,
+    sql`insert into login_failures (kind, subject, failures, window_started_at, last_failed_at, locked_until)
+        values ${values}
+        on conflict (kind, subject) do update set
+          failures = case when login_failures.window_started_at = excluded.window_started_at and login_failures.failures > 0
+                          then login_failures.failures - 1 else login_failures.failures end`,
+  );
+}
+
+/**
+ * Deletes up to `batchSize` counters whose window ended (a purge job across every subject; answers
+ * how many went): the next attempt starts a new window anyway, so either behaves exactly like a
+ * missing row. A kind without a window here (rows of an older scheme) goes once a day has passed.
  */
 export async function deleteStaleLoginFailures(
   db: Database,
-  q: { now: Date; addressWindowSeconds: number; accountResetSeconds: number; batchSize: number },
+  q: { now: Date; windows: Partial<Record<LoginFailureKind, number>>; batchSize: number },
 ): Promise<number> {
   const now = ts(q.now);
+  const cases = sql.join(
+    Object.entries(q.windows).map(([kind, seconds]) => sql`when ${kind} then ${seconds}`),
+    sql` `,
+  );
   const [row] = await queryRows<{ n: number }>(
     db,
     sql`with gone as (
           delete from login_failures where ctid in (
             select ctid from login_failures
-            where (kind = 'address' and window_started_at + make_interval(secs => ${q.addressWindowSeconds}) <= ${now})
-               or (kind = 'account' and last_failed_at + make_interval(secs => ${q.accountResetSeconds}) <= ${now}
-                   and (locked_until is null or locked_until <= ${now}))
+            where window_started_at + make_interval(secs => (case kind ${cases} else 86400 end)::float8) <= ${now}
+              and (locked_until is null or locked_until <= ${now})
             limit ${q.batchSize})
           returning 1)
         select count(*)::int as n from gone`,

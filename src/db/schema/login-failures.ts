@@ -2,18 +2,21 @@ import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-co
 
 /**
  * Failed logins (auth.login), shared by every process on the database, counted on the injected
- * clock. Two kinds of row:
- * - `address`: failures from one source address in a fixed window (`window_started_at`); over the
- *   limit, every attempt from the address is refused until the window ends.
- * - `account`: consecutive failures of one login name (subject: SHA-256 of the lower-cased e-mail,
+ * clock, each row a fixed window (`window_started_at`) of units reserved before a password is
+ * verified and given back when the attempt was not a failure. Three kinds of row:
+ * - `address`: attempts from one source address; over the limit, every attempt from it is refused.
+ * - `pair`: attempts at one login name from one address (subject: SHA-256 of both), so an
+ *   attacker's failures lock the name out of the attacker's address only.
+ * - `account`: attempts at one login name from anywhere (subject: SHA-256 of the lower-cased e-mail,
  *   so unknown e-mails are counted exactly like known ones and no typed e-mail is stored in clear);
- *   past the free failures, `locked_until` grows by doubling. A successful login deletes the row.
+ *   a much higher limit, past which the name is locked everywhere until the window ends.
+ * `locked_until` belongs to an older scheme (growing locks) and is no longer set.
  * Not a tenant table: a login precedes knowing the organization.
  */
 export const loginFailures = pgTable(
   'login_failures',
   {
-    kind: text('kind').$type<'address' | 'account'>().notNull(),
+    kind: text('kind').$type<'address' | 'pair' | 'account'>().notNull(),
     subject: text('subject').notNull(),
     failures: integer('failures').notNull(),
     windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),

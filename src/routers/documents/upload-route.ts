@@ -43,6 +43,8 @@ export async function registerUploadRoute(app: FastifyInstance, deps: AppDeps) {
     if (!hasPermission(principal, 'documents.create')) {
       throw new AppError('forbidden', { detail: 'This operation needs the permission documents.create' });
     }
+    // Before the body is read: a member has so many uploads a minute (429 with Retry-After past them).
+    await deps.rateLimits.countMemberAction('uploads', principal.memberId);
     if (!req.isMultipart()) {
       throw new AppError('unsupported_media_type', { detail: 'Send the file as multipart/form-data with one part named file' });
     }
@@ -57,7 +59,7 @@ export async function registerUploadRoute(app: FastifyInstance, deps: AppDeps) {
     } catch (e) {
       throw multipartRefusal(e);
     }
-    const input = { filename: part.filename, declared_type: part.mimetype, content };
+    const input = { filename: part.filename, declared_type: part.mimetype, content, quota_bytes: deps.config.DOCUMENT_STORAGE_QUOTA_BYTES };
     reply.header('content-type', 'application/json; charset=utf-8');
     return sendIdempotentWrite(deps, req, reply, {
       principal,

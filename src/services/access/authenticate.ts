@@ -35,6 +35,9 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const API_KEY_RE = new RegExp(`^fk_(${UUID})_([A-Za-z0-9_-]{20,200})$`);
 const SESSION_RE = /^fs_[A-Za-z0-9_-]{20,200}$/;
 
+/** True when the token is session-shaped (`fs_…`). */
+export const isSessionToken = (token: string) => SESSION_RE.test(token);
+
 export type CredentialKind = 'api_key' | 'session' | 'unknown';
 
 /** Which kind of credential a bearer token claims to be. */

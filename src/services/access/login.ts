@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { findLoginCandidates, findMemberIdentity, insertSession, revokeSessionRow } from '../../db/queries/access';
-import { clearAccountFailures, countAccountFailure, countAddressFailure, findLoginFailures } from '../../db/queries/login-failures';
+import { releaseLoginUnits, reserveLoginUnits, type LoginCounter, type LoginFailureKind, type ReservedUnit } from '../../db/queries/login-failures';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { maxLength, notBlank, Refusals } from '../../lib/refusals';
@@ -12,16 +12,24 @@ import { verifyPassword } from './passwords';
  * People log in (auth.login, DESIGN section 5): e-mail and password give a session (`fs_…`, hashed at
  * rest, sliding). A wrong e-mail, a wrong password, an inactive member or a member without a password
  * all answer the same 401 after the same work (a dummy hash is verified when nobody matches).
- * Failed logins are limited per source address (a fixed window) and per account (a growing lock),
- * in the login_failures table on the injected clock, so every process sharing the database enforces
- * one limit.
+ *
+ * Failed logins are limited in the login_failures table on the injected clock (shared by every
+ * process on the database), in fixed windows: per source address, per (address, account) pair and,
+ * much higher, per account everywhere. Before any password is verified, one unit of each is reserved
+ * in one atomic statement; an attempt that finds a limit already reached is refused (429) and
+ * gives its units back, a failure keeps them, anything else (the password was right) gives them
+ * back. So a burst of concurrent guesses verifies at most as many passwords as the limits allow,
+ * an attacker's failures lock the account out of the attacker's address only, and a success never
+ * clears anybody else's failures.
  */
 
 export interface LoginSettings {
   failuresPerAddress: number;
   failureWindowSeconds: number;
-  accountFreeFailures: number;
-  accountMaxLockSeconds: number;
+  failuresPerAccountAddress: number;
+  accountAddressWindowSeconds: number;
+  failuresPerAccount: number;
+  accountWindowSeconds: number;
   sessionSeconds: number;
 }
 
@@ -29,14 +37,24 @@ export function loginSettings(config: Config): LoginSettings {
   return {
     failuresPerAddress: config.LOGIN_FAILURES_PER_ADDRESS,
     failureWindowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
-    accountFreeFailures: config.LOGIN_ACCOUNT_FREE_FAILURES,
-    accountMaxLockSeconds: config.LOGIN_ACCOUNT_MAX_LOCK_SECONDS,
+    failuresPerAccountAddress: config.LOGIN_FAILURES_PER_ACCOUNT_ADDRESS,
+    accountAddressWindowSeconds: config.LOGIN_ACCOUNT_ADDRESS_WINDOW_SECONDS,
+    failuresPerAccount: config.LOGIN_FAILURES_PER_ACCOUNT,
+    accountWindowSeconds: config.LOGIN_ACCOUNT_WINDOW_SECONDS,
     sessionSeconds: config.SESSION_HOURS * 3600,
   };
 }
 
-/** A run of an account's failures is forgotten a day after its last failure. */
-export const ACCOUNT_RUN_RESET_SECONDS = 24 * 3600;
+/** The windows of the login counters by kind (what the purge job deletes by). */
+export function loginWindows(
+  config: Pick<Config, 'LOGIN_FAILURE_WINDOW_SECONDS' | 'LOGIN_ACCOUNT_ADDRESS_WINDOW_SECONDS' | 'LOGIN_ACCOUNT_WINDOW_SECONDS'>,
+): Record<LoginFailureKind, number> {
+  return {
+    address: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    pair: config.LOGIN_ACCOUNT_ADDRESS_WINDOW_SECONDS,
+    account: config.LOGIN_ACCOUNT_WINDOW_SECONDS,
+  };
+}
 
 export interface LoginContext {
   /** The pool, never a transaction: failures must be counted even though the login is refused. */
@@ -62,47 +80,51 @@ export interface LoginAnswer {
 
 const FAILED_DETAIL = 'The e-mail or the password is not right, or the account cannot log in';
 
-/** The account a failure is counted against: the login name, not whether anybody uses it. */
-const accountSubject = (email: string) => sha256Hex(`login:${email.trim().toLowerCase()}`);
+const loginName = (email: string) => email.trim().toLowerCase();
+
+/** The counters of one attempt, in the order every statement takes them (address, pair, account). */
+function countersOf(ctx: LoginContext, email: string): { counter: LoginCounter; limit: number }[] {
+  const { settings } = ctx;
+  const name = loginName(email);
+  return [
+    { counter: { kind: 'address', subject: ctx.ip, windowSeconds: settings.failureWindowSeconds }, limit: settings.failuresPerAddress },
+    {
+      counter: { kind: 'pair', subject: sha256Hex(`login-pair:${ctx.ip}\n${name}`), windowSeconds: settings.accountAddressWindowSeconds },
+      limit: settings.failuresPerAccountAddress,
+    },
+    { counter: { kind: 'account', subject: sha256Hex(`login:${name}`), windowSeconds: settings.accountWindowSeconds }, limit: settings.failuresPerAccount },
+  ];
+}
 
 const secondsUntil = (until: Date, now: Date) => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
 
-function tooManyFromAddress(retryAfterSeconds: number, limit: number): AppError {
-  return new AppError('rate_limited', {
-    detail: `Too many failed logins from this address; retry after ${retryAfterSeconds} seconds`,
-    retryAfterSeconds,
-    rateLimit: { limit, remaining: 0, resetSeconds: retryAfterSeconds },
-  });
-}
+const REFUSED_DETAIL: Record<LoginFailureKind, string> = {
+  address: 'Too many failed logins from this address',
+  pair: 'Too many failed logins for this account from this address',
+  account: 'Too many failed logins for this account',
+};
 
-function accountLocked(retryAfterSeconds: number): AppError {
-  return new AppError('rate_limited', {
-    detail: `Too many failed logins for this account; retry after ${retryAfterSeconds} seconds`,
-    retryAfterSeconds,
-  });
-}
-
-/** 429 while the address is over its limit or the account is locked; nothing is counted then. */
-async function refuseWhileLimited(ctx: LoginContext, subject: string): Promise<void> {
-  const { settings, now } = ctx;
-  const address = await findLoginFailures(ctx.db, { kind: 'address', subject: ctx.ip });
-  if (address && address.failures >= settings.failuresPerAddress) {
-    const windowEnds = new Date(address.windowStartedAt.getTime() + settings.failureWindowSeconds * 1000);
-    if (windowEnds > now) throw tooManyFromAddress(secondsUntil(windowEnds, now), settings.failuresPerAddress);
+/**
+ * Reserves a unit of each counter before any password is verified. A limit already reached (the
+ * count with this unit above it) refuses the attempt with 429, after giving every unit back: a
+ * refused attempt verified nothing and is not a failure.
+ */
+async function reserveAttempt(ctx: LoginContext, email: string): Promise<ReservedUnit[]> {
+  const counters = countersOf(ctx, email);
+  const units = await reserveLoginUnits(ctx.db, { counters: counters.map((c) => c.counter), now: ctx.now });
+  let refused: { kind: LoginFailureKind; limit: number; retryAfterSeconds: number } | undefined;
+  for (const { counter, limit } of counters) {
+    const unit = units.find((u) => u.kind === counter.kind);
+    if (!unit || unit.failures <= limit) continue;
+    const retryAfterSeconds = secondsUntil(new Date(unit.windowStartedAt.getTime() + counter.windowSeconds * 1000), ctx.now);
+    if (!refused || retryAfterSeconds > refused.retryAfterSeconds) refused = { kind: counter.kind, limit, retryAfterSeconds };
   }
-  const account = await findLoginFailures(ctx.db, { kind: 'account', subject });
-  if (account?.lockedUntil && account.lockedUntil > now) throw accountLocked(secondsUntil(account.lockedUntil, now));
-}
-
-async function countFailure(ctx: LoginContext, subject: string): Promise<void> {
-  const { settings, now } = ctx;
-  await countAddressFailure(ctx.db, { address: ctx.ip, now, windowSeconds: settings.failureWindowSeconds });
-  await countAccountFailure(ctx.db, {
-    subject,
-    now,
-    freeFailures: settings.accountFreeFailures,
-    maxLockSeconds: settings.accountMaxLockSeconds,
-    resetSeconds: ACCOUNT_RUN_RESET_SECONDS,
+  if (!refused) return units;
+  await releaseLoginUnits(ctx.db, { units });
+  throw new AppError('rate_limited', {
+    detail: `${REFUSED_DETAIL[refused.kind]}; retry after ${refused.retryAfterSeconds} seconds`,
+    retryAfterSeconds: refused.retryAfterSeconds,
+    rateLimit: { limit: refused.limit, remaining: 0, resetSeconds: refused.retryAfterSeconds },
   });
 }
 
@@ -112,21 +134,25 @@ export async function login(ctx: LoginContext, input: LoginInput): Promise<Login
   r.check(input.password.length > 0, '/password', 'must not be empty');
   r.throwIfAny();
 
-  const subject = accountSubject(input.email);
-  await refuseWhileLimited(ctx, subject);
-
-  const candidates = await findLoginCandidates(ctx.db, { email: input.email.trim(), organizationId: input.organization_id });
-  const matched: typeof candidates = [];
-  if (candidates.length === 0) await verifyPassword(null, input.password);
-  for (const c of candidates) if (await verifyPassword(c.passwordHash, input.password)) matched.push(c);
-
-  if (matched.length === 0) {
-    await countFailure(ctx, subject);
-    throw new AppError('unauthenticated', { detail: FAILED_DETAIL });
+  const units = await reserveAttempt(ctx, input.email);
+  let matched: Awaited<ReturnType<typeof findLoginCandidates>>;
+  try {
+    const candidates = await findLoginCandidates(ctx.db, { email: input.email.trim(), organizationId: input.organization_id });
+    matched = [];
+    if (candidates.length === 0) await verifyPassword(null, input.password);
+    for (const c of candidates) if (await verifyPassword(c.passwordHash, input.password)) matched.push(c);
+  } catch (e) {
+    // Not a failure of the password: the units go back.
+    await releaseLoginUnits(ctx.db, { units }).catch(() => undefined);
+    throw e;
   }
-  // The password is right: the run of failures ends whatever comes next.
-  await clearAccountFailures(ctx.db, { subject });
-  if (candidates.length > 1) {
+  // A failure keeps its units.
+  if (matched.length === 0) throw new AppError('unauthenticated', { detail: FAILED_DETAIL });
+  // The password is right: this attempt's units go back (nobody else's failures are touched).
+  await releaseLoginUnits(ctx.db, { units });
+  // Only the memberships this password opens are weighed and named: memberships of the same e-mail
+  // elsewhere (another person's, or the same person's under another password) change nothing.
+  if (matched.length > 1) {
     throw new AppError('validation', {
       detail: 'organization_id: you are a member of several organizations; name the one to log in to',
       errors: [{ pointer: '/organization_id', detail: 'is required: you are a member of several organizations' }],

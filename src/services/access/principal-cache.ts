@@ -12,7 +12,7 @@ export interface CachedPrincipal {
 }
 
 /**
- * API-key principals of one process, by key id. An entry is only ever used together with a check of
+ * API-key principals of one process, by key id, and session principals by `session:<token hash>`. An entry is only ever used together with a check of
  * its organization's epoch in the statement the request runs anyway (the rate-limit counters): a
  * revoked key, a deactivated owner or a changed role raises the epoch in the same transaction, so no
  * process uses a principal after the change committed. Bounded: the oldest entries go first.

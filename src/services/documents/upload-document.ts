@@ -3,7 +3,7 @@
  * never from the declared type or the name; the file belongs to its uploader until a record binds it
  * (bind-documents.ts). It never binds, and never stores a file it could not recognise.
  */
-import { insertFile } from '../../db/queries/files';
+import { insertFile, lockFileStorage } from '../../db/queries/files';
 import { sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { UploadedDocument } from '../../routers/documents/schemas';
@@ -16,7 +16,12 @@ export interface UploadDocumentInput {
   /** The media type the multipart part declared, if any. */
   declared_type: string | undefined;
   content: Buffer;
+  /** The organization's storage quota in bytes (DOCUMENT_STORAGE_QUOTA_BYTES). */
+  quota_bytes?: number;
 }
+
+const MIB = 1024 * 1024;
+const inMiB = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`;
 
 const MAX_FILENAME = 255;
 
@@ -50,6 +55,19 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadDocumentI
       throw new AppError(xml.kind === 'malformed' || xml.kind === 'foreign' ? 'unsupported_media_type' : 'validation', {
         detail: `file: the XML document ${xml.detail}`,
         errors: [{ pointer: '/file', detail: xml.detail }],
+      });
+    }
+  }
+  if (input.quota_bytes !== undefined) {
+    // Reserved atomically: the organization's uploads are serialized until this transaction ends,
+    // so two uploads at once can never both fit into the last free bytes.
+    const used = await lockFileStorage(ctx.db, { organizationId: ctx.principal.organizationId });
+    if (used + input.content.length > input.quota_bytes) {
+      throw new AppError('storage_quota_exceeded', {
+        detail:
+          `The organization's files take ${inMiB(used)} of its ${inMiB(input.quota_bytes)} storage quota; this file (${inMiB(input.content.length)}) does not fit. ` +
+          'Files never attached to a record are deleted a day after their upload',
+        errors: [{ pointer: '/file', detail: 'does not fit in the storage quota' }],
       });
     }
   }

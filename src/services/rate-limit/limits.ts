@@ -54,10 +54,57 @@ const hitKeyCheckedStatement = preparedSql<{
       from (select 1) as one left join k on true left join o on true`;
 });
 
+/**
+ * hitChecked's statement for a session whose principal the process has cached: as hitKeyChecked's,
+ * but the session must still be unrevoked and unexpired (a logout raises no epoch), the member's
+ * counter is counted instead of a key's, and the session's expiry slides (at most once a minute,
+ * never past its maximum lifetime) instead of a key's last use being recorded.
+ */
+const hitSessionCheckedStatement = preparedSql<{
+  ap: number | null; ae: Date | string | null; epoch: number | string | null; go: boolean;
+  kp: number | null; ke: Date | string | null; op: number | null; oe: Date | string | null;
+}>(() => {
+  const p = (name: string) => sql.placeholder(name);
+  const upsert = counterUpsert(p('at'), p('expire'));
+  return sql`with a as (
+        select points, expire from rate_limit_counters
+        where key = ${p('addressKey')} and (expire > ${p('at')}::timestamptz or expire is null)),
+      e as (select coalesce((select epoch from auth_epochs where organization_id = ${p('organizationId')}::uuid), 0) as epoch),
+      s as (
+        select created_at, idle_seconds, expires_at from sessions
+        where organization_id = ${p('organizationId')}::uuid and id = ${p('sessionId')}::uuid
+          and revoked_at is null and expires_at > ${p('at')}::timestamptz),
+      g as (select coalesce((select points from a), 0) < ${p('authFailures')} and (select epoch from e) = ${p('epoch')}
+                   and exists (select 1 from s) as go),
+      k as (
+        insert into rate_limit_counters (key, points, expire)
+        select ${p('keyKey')}, 1, ${p('expire')}::timestamptz where (select go from g)
+        ${upsert}),
+      o as (
+        insert into rate_limit_counters (key, points, expire)
+        select ${p('orgKey')}, 1, ${p('expire')}::timestamptz where (select points from k) <= ${p('perKey')}
+        ${upsert}),
+      n as (
+        select least(${p('at')}::timestamptz + make_interval(secs => idle_seconds),
+                     created_at + greatest(interval '30 days', make_interval(secs => idle_seconds))) as next, expires_at
+        from s),
+      t as (
+        update sessions set expires_at = (select next from n)
+        where organization_id = ${p('organizationId')}::uuid and id = ${p('sessionId')}::uuid and (select go from g)
+          and (select next - expires_at from n) > interval '1 minute'
+        returning 1)
+      select (select points from a) as ap, (select expire from a) as ae, (select epoch from e) as epoch, (select go from g) as go,
+             k.points as kp, k.expire as ke, o.points as op, o.expire as oe
+      from (select 1) as one left join k on true left join o on true`;
+});
+
 /** Where one limit stands after a request was counted against it. */
 export interface LimitState {
-  /** Which limit: `key`, `organization` or `address`. */
-  name: 'key' | 'organization' | 'address';
+  /**
+   * Which limit: `key` (an API key's), `member` (a person's sessions'), `organization`, `address`, or
+   * a member's costly actions: `pdf_renders`, `uploads`.
+   */
+  name: 'key' | 'member' | 'organization' | 'address' | MemberAction;
   limit: number;
   remaining: number;
   /** Whole seconds until the window resets (at least 1 while a window is open). */
@@ -66,6 +113,9 @@ export interface LimitState {
 }
 
 type Limiter = RateLimiterAbstract | RateLimiterStoreAbstract;
+
+/** Costly actions limited per member (whatever credential they use), per minute. */
+export type MemberAction = 'pdf_renders' | 'uploads';
 
 /** Where the counters are kept. */
 export type RateLimitStore =
@@ -132,19 +182,27 @@ export interface AuthAttempt {
 
 export interface RateLimitSettings {
   perKey: number;
+  /** Requests of one member's sessions per window (a person's own limit, as perKey is a key's). */
+  perMember?: number;
   perOrganization: number;
   windowSeconds: number;
   authFailures: number;
   authFailureWindowSeconds: number;
+  /** Per member per minute; unlimited when not set. */
+  pdfRendersPerMinute?: number;
+  uploadsPerMinute?: number;
 }
 
 export function rateLimitSettings(config: Config): RateLimitSettings {
   return {
     perKey: config.RATE_LIMIT_PER_KEY,
+    perMember: config.RATE_LIMIT_PER_MEMBER,
     perOrganization: config.RATE_LIMIT_PER_ORGANIZATION,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     authFailures: config.RATE_LIMIT_AUTH_FAILURES,
     authFailureWindowSeconds: config.RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS,
+    pdfRendersPerMinute: config.RATE_LIMIT_PDF_RENDERS_PER_MINUTE,
+    uploadsPerMinute: config.RATE_LIMIT_UPLOADS_PER_MINUTE,
   };
 }
 
@@ -178,8 +236,10 @@ async function hit(limiter: Limiter, name: LimitState['name'], limit: number, ke
  */
 export class RateLimits {
   private readonly perKey: Limiter;
+  private readonly perMember: Limiter;
   private readonly perOrganization: Limiter;
   private readonly authFailures: Limiter;
+  private readonly actions: Partial<Record<MemberAction, { limiter: Limiter; limit: number }>> = {};
   private readonly db: Database | undefined;
   private readonly redis: { client: RedisWithHitKey; prefix: string; owned: boolean } | undefined;
 
@@ -207,8 +267,28 @@ export class RateLimits {
       }
     };
     this.perKey = make('key', settings.perKey, settings.windowSeconds);
+    this.perMember = make('member', this.memberLimit, settings.windowSeconds);
     this.perOrganization = make('org', settings.perOrganization, settings.windowSeconds);
     this.authFailures = make('authfail', settings.authFailures, settings.authFailureWindowSeconds);
+    const actionLimits: [MemberAction, number | undefined][] = [
+      ['pdf_renders', settings.pdfRendersPerMinute],
+      ['uploads', settings.uploadsPerMinute],
+    ];
+    for (const [action, limit] of actionLimits) {
+      if (limit !== undefined) this.actions[action] = { limiter: make(action, limit, 60), limit };
+    }
+  }
+
+  /**
+   * Counts one costly action of a member (a PDF rendered, a file uploaded) against its per-minute
+   * limit, in the same store as the request limits (one atomic hit); 429 `rate_limited` with
+   * Retry-After when the limit is reached. A limit not configured counts nothing.
+   */
+  async countMemberAction(action: MemberAction, memberId: string): Promise<void> {
+    const a = this.actions[action];
+    if (!a) return;
+    const s = await hit(a.limiter, action, a.limit, memberId);
+    if (!s.allowed) throw rateLimitedError(s);
   }
 
   /** Releases the store's connection when this owns one (the Redis client made from REDIS_URL). */
@@ -231,12 +311,29 @@ export class RateLimits {
    * Answers the states of the limits counted, tightest first.
    */
   async hitKey(apiKeyId: string, organizationId: string): Promise<LimitState[]> {
-    if (this.redis) return this.hitKeyInOneScript(this.redis.client, this.redis.prefix, apiKeyId, organizationId);
-    if (this.db) return this.hitKeyInOneStatement(this.db, apiKeyId, organizationId);
-    const key = await hit(this.perKey, 'key', this.settings.perKey, apiKeyId);
-    if (!key.allowed) return [key];
+    return this.hitCredential({ name: 'key', id: apiKeyId, limit: this.settings.perKey, limiter: this.perKey }, organizationId);
+  }
+
+  /** hitKey for a person's session: the member's limit (over all their sessions) and their organization's. */
+  async hitMember(memberId: string, organizationId: string): Promise<LimitState[]> {
+    return this.hitCredential({ name: 'member', id: memberId, limit: this.memberLimit, limiter: this.perMember }, organizationId);
+  }
+
+  /** The per-member limit (RATE_LIMIT_PER_MEMBER; the per-key one when not set). */
+  get memberLimit(): number {
+    return this.settings.perMember ?? this.settings.perKey;
+  }
+
+  private async hitCredential(
+    own: { name: 'key' | 'member'; id: string; limit: number; limiter: Limiter },
+    organizationId: string,
+  ): Promise<LimitState[]> {
+    if (this.redis) return this.hitKeyInOneScript(this.redis.client, this.redis.prefix, own, organizationId);
+    if (this.db) return this.hitKeyInOneStatement(this.db, own, organizationId);
+    const first = await hit(own.limiter, own.name, own.limit, own.id);
+    if (!first.allowed) return [first];
     const org = await hit(this.perOrganization, 'organization', this.settings.perOrganization, organizationId);
-    return tightestFirst([key, org]);
+    return tightestFirst([first, org]);
   }
 
   /**
@@ -244,7 +341,7 @@ export class RateLimits {
    * keys, same fixed windows, same upsert as its RateLimiterDrizzle) in one statement, the
    * organization's counted only when the key's still allows the request.
    */
-  private async hitKeyInOneStatement(db: Database, apiKeyId: string, organizationId: string): Promise<LimitState[]> {
+  private async hitKeyInOneStatement(db: Database, own: { name: 'key' | 'member'; id: string; limit: number }, organizationId: string): Promise<LimitState[]> {
     const now = new Date();
     const expire = new Date(now.getTime() + this.settings.windowSeconds * 1000).toISOString();
     const at = now.toISOString();
@@ -252,16 +349,16 @@ export class RateLimits {
     const [row] = await queryRows<{ kp: number; ke: Date | string; op: number | null; oe: Date | string | null }>(
       db,
       sql`with k as (
-            insert into rate_limit_counters (key, points, expire) values (${`key:${apiKeyId}`}, 1, ${expire}::timestamptz)
+            insert into rate_limit_counters (key, points, expire) values (${`${own.name}:${own.id}`}, 1, ${expire}::timestamptz)
             ${upsert}),
           o as (
             insert into rate_limit_counters (key, points, expire)
-            select ${`org:${organizationId}`}, 1, ${expire}::timestamptz where (select points from k) <= ${this.settings.perKey}
+            select ${`org:${organizationId}`}, 1, ${expire}::timestamptz where (select points from k) <= ${own.limit}
             ${upsert})
           select k.points as kp, k.expire as ke, o.points as op, o.expire as oe from k left join o on true`,
     );
     const stateOf = (name: LimitState['name'], limit: number, points: number, until: Date | string | null) => this.stateOf(name, limit, points, until, now);
-    const key = stateOf('key', this.settings.perKey, Number(row!.kp), row!.ke);
+    const key = stateOf(own.name, own.limit, Number(row!.kp), row!.ke);
     if (!key.allowed || row!.op === null) return [key];
     return tightestFirst([key, stateOf('organization', this.settings.perOrganization, Number(row!.op), row!.oe)]);
   }
@@ -286,30 +383,50 @@ export class RateLimits {
   async hitKeyChecked(q: { apiKeyId: string; organizationId: string; address: string; epoch: number; now: Date }): Promise<
     { addressRefused: LimitState } | { epochMatches: false } | { epochMatches: true; states: LimitState[] }
   > {
+    return this.hitChecked({ kind: 'api_key', id: q.apiKeyId }, q);
+  }
+
+  /**
+   * hitKeyChecked for a session whose principal the process has cached: the same one statement, which
+   * also finds the session unrevoked and unexpired (else `epochMatches` false: authenticate afresh),
+   * counts the member's limit instead of a key's and slides the session's expiry once a minute.
+   */
+  async hitSessionChecked(q: { sessionId: string; memberId: string; organizationId: string; address: string; epoch: number; now: Date }): Promise<
+    { addressRefused: LimitState } | { epochMatches: false } | { epochMatches: true; states: LimitState[] }
+  > {
+    return this.hitChecked({ kind: 'session', id: q.sessionId, memberId: q.memberId }, q);
+  }
+
+  private async hitChecked(
+    credential: { kind: 'api_key'; id: string } | { kind: 'session'; id: string; memberId: string },
+    q: { organizationId: string; address: string; epoch: number; now: Date },
+  ): Promise<{ addressRefused: LimitState } | { epochMatches: false } | { epochMatches: true; states: LimitState[] }> {
     const db = this.db;
     if (!db) throw new Error('hitKeyChecked needs the PostgreSQL store');
     const { now } = q;
     const at = now.toISOString();
     const expire = new Date(now.getTime() + this.settings.windowSeconds * 1000).toISOString();
-    const [row] = await hitKeyCheckedStatement(db, {
+    const common = {
       addressKey: `authfail:${q.address}`,
       at,
       expire,
       organizationId: q.organizationId,
       authFailures: this.settings.authFailures,
       epoch: q.epoch,
-      keyKey: `key:${q.apiKeyId}`,
       orgKey: `org:${q.organizationId}`,
-      perKey: this.settings.perKey,
-      apiKeyId: q.apiKeyId,
-    });
+    };
+    const own = credential.kind === 'api_key' ? { name: 'key' as const, limit: this.settings.perKey } : { name: 'member' as const, limit: this.memberLimit };
+    const [row] =
+      credential.kind === 'api_key'
+        ? await hitKeyCheckedStatement(db, { ...common, keyKey: `key:${credential.id}`, perKey: own.limit, apiKeyId: credential.id })
+        : await hitSessionCheckedStatement(db, { ...common, keyKey: `member:${credential.memberId}`, perKey: own.limit, sessionId: credential.id });
     const r = row!;
     const addressPoints = Number(r.ap ?? 0);
     if (addressPoints >= this.settings.authFailures) {
       return { addressRefused: { ...this.stateOf('address', this.settings.authFailures, addressPoints, r.ae, now), allowed: false } };
     }
     if (!r.go || r.kp === null) return { epochMatches: false };
-    const key = this.stateOf('key', this.settings.perKey, Number(r.kp), r.ke, now);
+    const key = this.stateOf(own.name, own.limit, Number(r.kp), r.ke, now);
     if (!key.allowed || r.op === null) return { epochMatches: true, states: [key] };
     return { epochMatches: true, states: tightestFirst([key, this.stateOf('organization', this.settings.perOrganization, Number(r.op), r.oe, now)]) };
   }
@@ -331,9 +448,14 @@ export class RateLimits {
   }
 
   /** hitKey on Redis in one round trip (HIT_KEY_LUA): the keys RateLimiterRedis uses for the same limits. */
-  private async hitKeyInOneScript(client: RedisWithHitKey, prefix: string, apiKeyId: string, organizationId: string): Promise<LimitState[]> {
-    const { perKey, perOrganization, windowSeconds } = this.settings;
-    const [kp, kt, op, ot] = await client.financeHitKey(`${prefix}:key:${apiKeyId}`, `${prefix}:org:${organizationId}`, String(windowSeconds), String(perKey));
+  private async hitKeyInOneScript(
+    client: RedisWithHitKey,
+    prefix: string,
+    own: { name: 'key' | 'member'; id: string; limit: number },
+    organizationId: string,
+  ): Promise<LimitState[]> {
+    const { perOrganization, windowSeconds } = this.settings;
+    const [kp, kt, op, ot] = await client.financeHitKey(`${prefix}:${own.name}:${own.id}`, `${prefix}:org:${organizationId}`, String(windowSeconds), String(own.limit));
     const stateOf = (name: LimitState['name'], limit: number, points: number, ttlMs: number): LimitState => ({
       name,
       limit,
@@ -341,7 +463,7 @@ export class RateLimits {
       resetSeconds: ttlMs > 0 ? Math.ceil(ttlMs / 1000) : 0,
       allowed: points <= limit,
     });
-    const key = stateOf('key', perKey, Number(kp), Number(kt));
+    const key = stateOf(own.name, own.limit, Number(kp), Number(kt));
     if (!key.allowed || op === undefined) return [key];
     return tightestFirst([key, stateOf('organization', perOrganization, Number(op), Number(ot))]);
   }
@@ -358,7 +480,9 @@ export class RateLimits {
    * in one atomic step of the store (the same fixed window and counter as addressState): the unit is
    * counted whether or not the budget allows it, and the attempt may go on only when the count is
    * within the limit. The caller keeps the unit when the credential fails (a failure, answered 401
-   * with this state) and releases it otherwise, so a good credential costs the budget nothing.
+   * with this state) and releases it otherwise, so a good credential costs the budget nothing. A
+   * refused reservation (over the limit) gives its unit back at once: nothing was checked, so nothing
+   * failed, and a burst refused while the budget is spent leaves the count where the failures put it.
    */
   async reserveAuthAttempt(address: string): Promise<AuthAttempt> {
     const limit = this.settings.authFailures;
@@ -377,10 +501,10 @@ export class RateLimits {
     const endsAt = Date.now() + res.msBeforeNext;
     const redis = this.redis;
     let released = false;
-    return {
+    const attempt: AuthAttempt = {
       state: s,
       release: async () => {
-        if (released || !allowed) return;
+        if (released) return;
         released = true;
         if (redis) {
           const ttl = endsAt - Date.now();
@@ -394,6 +518,9 @@ export class RateLimits {
         }
       },
     };
+    // Refused: nothing is checked, so nothing failed; the unit goes back at once.
+    if (!allowed) await attempt.release();
+    return attempt;
   }
 
   /** reserveAuthAttempt on PostgreSQL: the counter's upsert, and its release only in the window it was counted in. */
@@ -410,10 +537,10 @@ export class RateLimits {
     const s = this.stateOf('address', this.settings.authFailures, Number(row!.points), row!.expire, now);
     const window = new Date(row!.expire).toISOString();
     let released = false;
-    return {
+    const attempt: AuthAttempt = {
       state: s,
       release: async () => {
-        if (released || !s.allowed) return;
+        if (released) return;
         released = true;
         await queryRows(
           db,
@@ -421,6 +548,9 @@ export class RateLimits {
         );
       },
     };
+    // Refused: nothing is checked, so nothing failed; the unit goes back at once.
+    if (!s.allowed) await attempt.release();
+    return attempt;
   }
 }
 
@@ -438,8 +568,14 @@ export function rateLimitedError(s: LimitState): AppError {
     s.name === 'address'
       ? 'Too many failed authentications from this address'
       : s.name === 'organization'
-        ? "The organization's request limit across its API keys is reached"
-        : "This API key's request limit is reached";
+        ? "The organization's request limit across its API keys and sessions is reached"
+        : s.name === 'member'
+          ? "This person's request limit across their sessions is reached"
+          : s.name === 'pdf_renders'
+            ? `This member's limit of ${s.limit} PDF renders a minute is reached`
+            : s.name === 'uploads'
+              ? `This member's limit of ${s.limit} uploads a minute is reached`
+              : "This API key's request limit is reached";
   return new AppError('rate_limited', {
     detail: `${what}; retry after ${retryAfterSeconds} seconds`,
     rateLimit: s,

@@ -34,6 +34,8 @@ export async function registerInvoicePdfRoute(app: FastifyInstance, deps: AppDep
     if (!UUID.test(id)) {
       throw new AppError('invalid_request', { detail: 'id: must be a UUID', errors: [{ pointer: '/path/id', detail: 'must be a UUID' }] });
     }
+    // Rendering is costly: a member has so many a minute (429 with Retry-After past them).
+    await deps.rateLimits.countMemberAction('pdf_renders', principal.memberId);
     const ctx = serviceContext(deps.db, principal, org, deps.now(), deps.config.CURSOR_SECRET);
     const pdf = await documentPdf(ctx, { id });
     return reply
