@@ -54,13 +54,15 @@ export function guardedConnections(client: object): number {
 
 /** `postgres(url, options)` with every connection of the pool guarded as described above. */
 export function guardedPostgres(url: string, options: postgres.Options<Record<string, postgres.PostgresType>>): postgres.Sql {
-  const connections: RawConnection[] = [];
+  // A Set: postgres.js may push one connection more than once while it builds the pool (each is
+  // guarded once).
+  const connections = new Set<RawConnection>();
   /** How many times each connection has closed. */
   const closes = new Map<number, number>();
   const push = Array.prototype.push;
   let client: postgres.Sql;
   Array.prototype.push = function (this: unknown[], ...items: unknown[]) {
-    for (const item of items) if (isConnection(item)) push.call(connections, item);
+    for (const item of items) if (isConnection(item)) connections.add(item);
     return push.apply(this, items);
   };
   try {
@@ -74,9 +76,13 @@ export function guardedPostgres(url: string, options: postgres.Options<Record<st
   } finally {
     Array.prototype.push = push;
   }
+  // postgres.js builds its (idle, unused here) subscription pool first, then the pool's own
+  // connections: only those, which share the last one's queue, are the pool's.
+  const last = [...connections].at(-1);
+  for (const c of connections) if (c.queue !== last?.queue) connections.delete(c);
   // A query object made and never run: its handler is the pool's own.
   const poolHandler = (client`select 1` as unknown as RawQuery).handler;
-  const closedQueue = connections[0]?.queue;
+  const closedQueue = connections.values().next().value?.queue;
   for (const c of connections) {
     const execute = c.execute;
     /** Per transaction or reserved connection (its handler): the connection's close count when it began. */
@@ -98,6 +104,6 @@ export function guardedPostgres(url: string, options: postgres.Options<Record<st
       return execute(q);
     };
   }
-  guarded.set(client, connections.length);
+  guarded.set(client, connections.size);
   return client;
 }
