@@ -43,6 +43,15 @@ const KNOWN = [
   'settings.claimPolicy.update',
   'me.delegations.create',
   'me.delegations.deactivate',
+  'settings.orgUnits.create',
+  'settings.orgUnits.update',
+  'settings.orgUnits.deactivate',
+  'settings.positions.create',
+  'settings.positions.update',
+  'settings.positions.deactivate',
+  'settings.positionAssignments.create',
+  'settings.positionAssignments.update',
+  'settings.positionAssignments.deactivate',
 ];
 
 function call(caller: unknown, path: string, input: unknown): Promise<unknown> {
