@@ -29,6 +29,8 @@ export const ERROR_CATALOGUE = {
   person_required: { status: 403, title: 'A person must take this decision' },
   // 403: the caller may not take this workflow edge; `refusal` in the problem names the descriptor's code.
   transition_refused: { status: 403, title: 'The transition is refused for this caller' },
+  // 403: a company group changed (name, members, invitations, deactivation) by an organization other than the one that created it.
+  company_group_creator_only: { status: 403, title: 'Only the organization that created the company group manages it' },
   // 404: no such record in this organization (another organization's record answers the same).
   not_found: { status: 404, title: 'Not found' },
   // 405: the path exists but not with this method.

@@ -52,6 +52,12 @@ const KNOWN = [
   'settings.positionAssignments.create',
   'settings.positionAssignments.update',
   'settings.positionAssignments.deactivate',
+  'settings.companyGroups.create',
+  'settings.companyGroups.update',
+  'settings.companyGroups.deactivate',
+  'settings.companyGroups.accept',
+  'settings.companyGroups.decline',
+  'settings.companyGroups.leave',
 ];
 
 function call(caller: unknown, path: string, input: unknown): Promise<unknown> {
