@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 import { todayIn } from '../lib/dates';
 import { allPages, as, byCode } from './actors';
-import type { Cast, DemoRun, SeededOrganization } from './people';
+import { castOf, type Cast, type DemoRun, type SeededOrganization } from './people';
 import type { DemoOrganization } from './types';
 
 /**
@@ -45,9 +45,13 @@ type Printed = Pick<
   | 'exchange_rates'
 >;
 
-/** Acme and its sister company form a group (settings.companyGroups.create, by Acme's owner). */
+/**
+ * Acme and its sister company form a group: Acme's owner creates it and invites the sister company
+ * (settings.companyGroups.create), whose owner accepts (settings.companyGroups.accept).
+ */
 export async function seedCompanyGroup(deps: AppDeps, run: DemoRun, org: SeededOrganization, cast: Cast, sibling: SeededOrganization) {
-  return as(deps, cast.owner).settings.companyGroups.create({ name: `Acme Group ${run.tag}`, member_organization_ids: [sibling.id] });
+  const group = await as(deps, cast.owner).settings.companyGroups.create({ name: `Acme Group ${run.tag}`, member_organization_ids: [sibling.id] });
+  return as(deps, castOf(sibling).owner, { ifMatch: group.revision }).settings.companyGroups.accept({ id: group.id });
 }
 
 export async function seedReferenceData(deps: AppDeps, run: DemoRun, org: SeededOrganization, cast: Cast): Promise<{ reference: ReferenceData; printed: Printed }> {

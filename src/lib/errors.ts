@@ -29,6 +29,8 @@ export const ERROR_CATALOGUE = {
   person_required: { status: 403, title: 'A person must take this decision' },
   // 403: the caller may not take this workflow edge; `refusal` in the problem names the descriptor's code.
   transition_refused: { status: 403, title: 'The transition is refused for this caller' },
+  // 403: a company group changed (name, members, invitations, deactivation) by an organization other than the one that created it.
+  company_group_creator_only: { status: 403, title: 'Only the organization that created the company group manages it' },
   // 404: no such record in this organization (another organization's record answers the same).
   not_found: { status: 404, title: 'Not found' },
   // 405: the path exists but not with this method.
@@ -98,6 +100,7 @@ export const WHAT_TO_DO: Partial<Record<ErrorCode, string>> = {
   transition_refused: 'Read available_transitions on the record: refusal.code and refusal.detail say why this caller may not take the edge now (another person, a band, a missing reason or state); do not retry unchanged.',
   not_found: 'Check the id and the organization of the credential: a record of another organization answers the same as one that does not exist.',
   storage_quota_exceeded: 'Free room first: the organization\'s stored files have reached DOCUMENT_STORAGE_QUOTA_BYTES (the detail says how much is used); files never attached are removed after a day, or ask the operator to raise the quota.',
+  company_group_creator_only: 'Ask a person of the organization that created the company group (with organization.settings.manage) to make this change; your organization may only accept, decline or leave.',
   method_not_allowed: 'Use one of the methods the Allow header lists for this path.',
   conflict: 'Read the record again: its state does not allow this now (the detail says why); act on its current state.',
   revision_mismatch: 'Read the record again (GET), look at what changed, and send the write again with If-Match set to the new ETag.',

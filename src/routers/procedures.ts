@@ -46,7 +46,7 @@ export const settingsWriteProcedure = writeProcedure('organization.settings.mana
 
 /**
  * Changing who may approve (approval grants, approver assignments, delegations, the claim policy,
- * company group membership): a people's decision with organization.settings.manage, so session only
+ * the org chart) and company group membership: a people's decision with organization.settings.manage, so session only
  * (API key: 403 person_required), as member and role changes are. Reads stay settingsReadProcedure.
  */
 export const settingsDecisionProcedure = decisionProcedure('organization.settings.manage');

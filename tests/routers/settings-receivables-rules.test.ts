@@ -250,11 +250,12 @@ describe('settings.tradeLines rules', () => {
   });
 });
 
-/** Two organizations in one group and a customer of the first that is the second. */
+/** Two organizations in one group (the second invited by the first, and accepted) and a customer of the first that is the second. */
 async function groupWorld() {
   const w = await world();
   const sibling = await createTestOrganization(t.db);
-  const group = await w.settings().companyGroups.create({ name: 'Maju Group', member_organization_ids: [sibling.id] });
+  const invited = await w.settings().companyGroups.create({ name: 'Maju Group', member_organization_ids: [sibling.id] });
+  const group = await callerFor(t, sibling.owner.session, invited.revision).settings.companyGroups.accept({ id: invited.id });
   const isGroupCompany = async () => (await get(`/v1/receivables/customers/${w.customer.id}`, w.org.owner.apiKey)).json().is_group_company;
   return { ...w, sibling, group, isGroupCompany };
 }
@@ -270,8 +271,8 @@ describe('settings.companyGroups rules', () => {
     await expectRefused(callerFor(t, outsider.owner.session, 1).settings.companyGroups.update({ id: w.group.id, name: 'Mine now' }), 404, 'not_found');
     await expectRefused(callerFor(t, outsider.owner.session, 1).settings.companyGroups.deactivate({ id: w.group.id }), 404, 'not_found');
     // Leaving itself out of the members keeps the caller in; the sibling is removed.
-    const alone = await w.settings(1).companyGroups.update({ id: w.group.id, member_organization_ids: [] });
-    expect(alone).toMatchObject({ member_organization_ids: [w.org.id], revision: 2 });
+    const alone = await w.settings(2).companyGroups.update({ id: w.group.id, member_organization_ids: [] });
+    expect(alone).toMatchObject({ member_organization_ids: [w.org.id], revision: 3 });
     expect((await callerFor(t, w.sibling.owner.session).settings.companyGroups.list({})).items).toEqual([]);
   });
 
@@ -285,7 +286,7 @@ describe('settings.companyGroups rules', () => {
     const w = await groupWorld();
     await w.settings().counterpartyMappings.create({ customer_id: w.customer.id, company_organization_id: w.sibling.id, valid_from: '2020-01-01' });
     expect(await w.isGroupCompany()).toBe(true);
-    await w.settings(1).companyGroups.deactivate({ id: w.group.id });
+    await w.settings(2).companyGroups.deactivate({ id: w.group.id });
     expect(await w.isGroupCompany()).toBe(false);
   });
 });

@@ -113,7 +113,8 @@ const SPECS: EntitySpec[] = [
     name: 'counterpartyMappings',
     async setup(org) {
       const sibling = await createTestOrganization(t.db);
-      await callerFor(t, org.owner.session).settings.companyGroups.create({ name: `Group ${next()}`, member_organization_ids: [sibling.id] });
+      const group = await callerFor(t, org.owner.session).settings.companyGroups.create({ name: `Group ${next()}`, member_organization_ids: [sibling.id] });
+      await callerFor(t, sibling.owner.session, group.revision).settings.companyGroups.accept({ id: group.id });
       const customer = await createTestCustomer(t.db, org.id);
       return { siblingId: sibling.id, customerId: customer.id };
     },

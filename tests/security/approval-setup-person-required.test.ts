@@ -6,7 +6,8 @@ import { clientOf } from '../helpers/settings';
 
 /**
  * Who approves claims is a people's decision (DESIGN sections 5 and 17): every write of approval
- * grants, approver assignments, delegations (set-up's and the caller's own) and the claim policy is
+ * grants, approver assignments, delegations (set-up's and the caller's own), the claim policy and
+ * the org chart (units, positions, position assignments: they decide a claimant's superior) is
  * refused to an API key with 403 person_required, whatever the key's permissions, and leaves nothing
  * written; the same member's session takes it. Reads stay open to a key with the permission. These
  * procedures are tRPC-only (no /v1 path), so they are called over /trpc as a client would.
@@ -24,6 +25,10 @@ interface World {
   assignmentId: string;
   delegationId: string;
   myDelegationId: string;
+  unitId: string;
+  emptyUnitId: string;
+  positionId: string;
+  positionAssignmentId: string;
 }
 
 async function world(): Promise<World> {
@@ -38,10 +43,17 @@ async function world(): Promise<World> {
   const assignment = await s.approverAssignments.create({ analytic_account_id: account.id, member_id: deputy, valid_from: '2025-01-01' });
   const delegation = await s.delegations.create({ delegator_member_id: org.owner.id, delegate_member_id: deputy, valid_from: '2026-01-01', valid_to: '2026-01-31' });
   const mine = await clientOf(t, holder.session).me.delegations.create({ delegate_member_id: deputy, valid_from: '2026-02-01', valid_to: '2026-02-10' });
-  return { org, holder, deputy, accountId: account.id, grantId: grant.id, assignmentId: assignment.id, delegationId: delegation.id, myDelegationId: mine.id };
+  const unit = await s.orgUnits.create({ code: code('U'), name: 'Finance' });
+  const empty = await s.orgUnits.create({ code: code('U'), name: 'Closed branch' });
+  const position = await s.positions.create({ org_unit_id: unit.id, title: 'Finance manager' });
+  const seat = await s.positionAssignments.create({ member_id: deputy, position_id: position.id, valid_from: '2025-01-01' });
+  return {
+    org, holder, deputy, accountId: account.id, grantId: grant.id, assignmentId: assignment.id, delegationId: delegation.id, myDelegationId: mine.id,
+    unitId: unit.id, emptyUnitId: empty.id, positionId: position.id, positionAssignmentId: seat.id,
+  };
 }
 
-/** Every write of the four families, with a valid input and the If-Match it needs. */
+/** Every write of the seven families, with a valid input and the If-Match it needs. */
 const WRITES: { path: string; input: (w: World) => Record<string, unknown>; ifMatch?: true }[] = [
   { path: 'settings.approvalGrants.create', input: (w) => ({ name: 'Second controller', kind: 'default', step: 'review', holder_member_id: w.deputy }) },
   { path: 'settings.approvalGrants.update', input: (w) => ({ id: w.grantId, name: 'Renamed' }), ifMatch: true },
@@ -55,6 +67,16 @@ const WRITES: { path: string; input: (w: World) => Record<string, unknown>; ifMa
   { path: 'settings.claimPolicy.update', input: () => ({ sole_owner_exception: true }), ifMatch: true },
   { path: 'me.delegations.create', input: (w) => ({ delegate_member_id: w.deputy, valid_from: '2026-04-01', valid_to: '2026-04-05' }) },
   { path: 'me.delegations.deactivate', input: (w) => ({ id: w.myDelegationId }), ifMatch: true },
+  // The org chart decides a claimant's superior, who signs the review step.
+  { path: 'settings.orgUnits.create', input: () => ({ code: code('U'), name: 'Sales' }) },
+  { path: 'settings.orgUnits.update', input: (w) => ({ id: w.unitId, name: 'Finance and Treasury' }), ifMatch: true },
+  { path: 'settings.orgUnits.deactivate', input: (w) => ({ id: w.emptyUnitId }), ifMatch: true },
+  { path: 'settings.positions.create', input: (w) => ({ org_unit_id: w.unitId, title: 'Head of finance', is_unit_head: true }) },
+  { path: 'settings.positions.update', input: (w) => ({ id: w.positionId, title: 'Finance controller' }), ifMatch: true },
+  { path: 'settings.positions.deactivate', input: (w) => ({ id: w.positionId }), ifMatch: true },
+  { path: 'settings.positionAssignments.create', input: (w) => ({ member_id: w.holder.id, position_id: w.positionId, valid_from: '2025-01-01', is_primary: false }) },
+  { path: 'settings.positionAssignments.update', input: (w) => ({ id: w.positionAssignmentId, valid_to: '2099-12-31' }), ifMatch: true },
+  { path: 'settings.positionAssignments.deactivate', input: (w) => ({ id: w.positionAssignmentId }), ifMatch: true },
 ];
 
 async function trpc(path: string, token: string, input: Record<string, unknown>, ifMatch?: true) {
@@ -93,5 +115,8 @@ describe('changing who approves claims needs a person (API key: 403 person_requi
     expect((await key.settings.delegations.list({})).items.map((d: { id: string }) => d.id)).toContain(w.delegationId);
     expect((await key.me.delegations.list({})).items.map((d: { id: string }) => d.id)).toEqual([w.myDelegationId]);
     expect((await key.settings.claimPolicy.get()).revision).toBe(1);
+    expect((await key.settings.orgUnits.list({})).items.map((u: { id: string }) => u.id)).toEqual(expect.arrayContaining([w.unitId, w.emptyUnitId]));
+    expect((await key.settings.positions.list({})).items.map((p: { id: string }) => p.id)).toEqual([w.positionId]);
+    expect((await key.settings.positionAssignments.list({})).items.map((a: { id: string; revision: number }) => [a.id, a.revision])).toEqual([[w.positionAssignmentId, 1]]);
   });
 });

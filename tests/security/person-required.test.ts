@@ -43,6 +43,21 @@ const KNOWN = [
   'settings.claimPolicy.update',
   'me.delegations.create',
   'me.delegations.deactivate',
+  'settings.orgUnits.create',
+  'settings.orgUnits.update',
+  'settings.orgUnits.deactivate',
+  'settings.positions.create',
+  'settings.positions.update',
+  'settings.positions.deactivate',
+  'settings.positionAssignments.create',
+  'settings.positionAssignments.update',
+  'settings.positionAssignments.deactivate',
+  'settings.companyGroups.create',
+  'settings.companyGroups.update',
+  'settings.companyGroups.deactivate',
+  'settings.companyGroups.accept',
+  'settings.companyGroups.decline',
+  'settings.companyGroups.leave',
 ];
 
 function call(caller: unknown, path: string, input: unknown): Promise<unknown> {

@@ -7,13 +7,14 @@ import { likePattern } from './receivable-document-list';
 
 /**
  * The counterparty map rows of an organization that, as at `today`, map one of its customers to
- * another company of a group the organization belongs to (`m.customer_id` names the customer).
+ * another company of a group the organization belongs to (`m.customer_id` names the customer); both
+ * organizations must have accepted their place in the group (an invitation grants nothing).
  * The one definition of "group company"; `isGroupCompanySql` and the list's `group` filter use it.
  */
 export function groupMappingsFromSql(organizationId: SQL | string, today: string): SQL {
   return sql`counterparty_mappings m
-    join company_group_members g_other on g_other.organization_id = m.company_organization_id
-    join company_group_members g_self on g_self.group_id = g_other.group_id and g_self.organization_id = m.organization_id
+    join company_group_members g_other on g_other.organization_id = m.company_organization_id and g_other.status = 'accepted'
+    join company_group_members g_self on g_self.group_id = g_other.group_id and g_self.organization_id = m.organization_id and g_self.status = 'accepted'
     join company_groups g on g.id = g_self.group_id and g.active
     where m.organization_id = ${organizationId}
       and m.active

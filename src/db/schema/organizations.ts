@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   integer,
   boolean,
+  check,
   foreignKey,
   index,
   jsonb,
@@ -57,23 +58,35 @@ export const organizations = pgTable('organizations', {
 
 /**
  * A group of companies (organizations) consolidated together. Not a tenant table: it links
- * organizations, and only the counterparty map of an organization reads it.
+ * organizations, and only the counterparty map of an organization reads it. The organization that
+ * created it manages it (name, invitations, members, deactivation); every other organization joins
+ * only by accepting an invitation, and may leave.
  */
 export const companyGroups = pgTable('company_groups', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
+  /** The organization that created the group and alone manages it. Null only on groups no backfill could attribute. */
+  createdByOrganizationId: uuid('created_by_organization_id').references(() => organizations.id),
   /** An inactive group no longer makes its members group companies of each other. */
   active: boolean('active').notNull().default(true),
   revision: integer('revision').notNull().default(1),
 });
 
+/**
+ * An organization's place in a group: `invited` until a person of that organization accepts
+ * (an invitation grants nothing), then `accepted`. Declining or leaving deletes the row.
+ */
 export const companyGroupMembers = pgTable(
   'company_group_members',
   {
     groupId: uuid('group_id').notNull().references(() => companyGroups.id),
     organizationId: uuid('organization_id').notNull().references(() => organizations.id),
+    status: text('status').$type<'invited' | 'accepted'>().notNull().default('invited'),
   },
-  (t) => [primaryKey({ columns: [t.groupId, t.organizationId] })],
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.organizationId] }),
+    check('company_group_members_status_known', sql`${t.status} in ('invited', 'accepted')`),
+  ],
 );
 
 export const members = pgTable(

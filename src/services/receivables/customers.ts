@@ -327,12 +327,13 @@ export async function mapCounterparty(
 }
 
 /**
- * Old signature (demo, tests, benchmarks) of settings.companyGroups.create: puts organizations in one
- * group of companies, acting as the first of them.
+ * Old signature (tests, benchmarks) of settings.companyGroups.create: puts organizations in one
+ * group of companies, acting as the first of them (the creator) and, as the system, accepting for
+ * every other one at once (the procedure only invites them; fixtures need the group in force).
  */
 export async function createCompanyGroup(db: Database, name: string, organizationIds: string[]) {
   const [actingOrganizationId, ...others] = organizationIds;
   if (!actingOrganizationId) throw new AppError('internal', { detail: 'a company group needs an organization' });
   const ctx = await systemContextFor(db, actingOrganizationId);
-  return createCompanyGroupRow(ctx, { name, member_organization_ids: others });
+  return createCompanyGroupRow(ctx, { name, member_organization_ids: others }, { othersAccepted: true });
 }

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { updateOrgUnit } from '../../../services/people/org-units';
 import { svc } from '../../context';
 import { expectedRevision } from '../../http';
-import { settingsWriteProcedure } from '../../procedures';
+import { settingsDecisionProcedure } from '../../procedures';
 import { recordIdShape, uuid } from '../../schemas';
 import { answerChanged, text } from '../fields';
 import { orgUnitSchema } from './schemas';
 
 /** settings.orgUnits.update (If-Match): code, name, parent; a parent below the unit itself is 422 at /parent_id. */
-export const updateOrgUnitProcedure = settingsWriteProcedure
+export const updateOrgUnitProcedure = settingsDecisionProcedure
   .input(z.strictObject({ ...recordIdShape, code: text(50).optional(), name: text(200).optional(), parent_id: uuid().nullable().optional() }))
   .output(orgUnitSchema)
   .mutation(async ({ ctx, input }) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createPositionAssignment } from '../../../services/people/position-assignments';
 import { svc } from '../../context';
-import { settingsWriteProcedure } from '../../procedures';
+import { settingsDecisionProcedure } from '../../procedures';
 import { uuid } from '../../schemas';
 import { answerCreated, day, flag } from '../fields';
 import { positionAssignmentSchema } from './schemas';
@@ -11,7 +11,7 @@ import { positionAssignmentSchema } from './schemas';
  * open). A primary one ends the member's open primary one the day before; other overlapping primary
  * periods are 409; a retired position or an inactive member is 422.
  */
-export const createPositionAssignmentProcedure = settingsWriteProcedure
+export const createPositionAssignmentProcedure = settingsDecisionProcedure
   .input(
     z.strictObject({
       member_id: uuid(),

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { createPosition } from '../../../services/people/positions';
 import { svc } from '../../context';
-import { settingsWriteProcedure } from '../../procedures';
+import { settingsDecisionProcedure } from '../../procedures';
 import { uuid } from '../../schemas';
 import { answerCreated, flag, text } from '../fields';
 import { positionSchema } from './schemas';
 
 /** settings.positions.create: in an active unit; at most one head position per unit (409). */
-export const createPositionProcedure = settingsWriteProcedure
+export const createPositionProcedure = settingsDecisionProcedure
   .input(
     z.strictObject({
       org_unit_id: uuid(),

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { retirePosition } from '../../../services/people/positions';
 import { svc } from '../../context';
 import { expectedRevision } from '../../http';
-import { settingsWriteProcedure } from '../../procedures';
+import { settingsDecisionProcedure } from '../../procedures';
 import { recordIdShape } from '../../schemas';
 import { answerChanged } from '../fields';
 import { positionSchema } from './schemas';
 
 /** settings.positions.deactivate (If-Match): retires the position (`retired_at`); it takes no new assignment. */
-export const retirePositionProcedure = settingsWriteProcedure
+export const retirePositionProcedure = settingsDecisionProcedure
   .input(z.strictObject(recordIdShape))
   .output(positionSchema)
   .mutation(async ({ ctx, input }) => {

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { updatePosition } from '../../../services/people/positions';
 import { svc } from '../../context';
 import { expectedRevision } from '../../http';
-import { settingsWriteProcedure } from '../../procedures';
+import { settingsDecisionProcedure } from '../../procedures';
 import { recordIdShape, uuid } from '../../schemas';
 import { answerChanged, flag, text } from '../fields';
 import { positionSchema } from './schemas';
 
 /** settings.positions.update (If-Match): a retired position is kept as it was (409); a reporting cycle is 422. */
-export const updatePositionProcedure = settingsWriteProcedure
+export const updatePositionProcedure = settingsDecisionProcedure
   .input(
     z.strictObject({
       ...recordIdShape,

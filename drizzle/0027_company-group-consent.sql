@@ -1,0 +1,4 @@
+ALTER TABLE "company_group_members" ADD COLUMN "status" text DEFAULT 'invited' NOT NULL;--> statement-breakpoint
+ALTER TABLE "company_groups" ADD COLUMN "created_by_organization_id" uuid;--> statement-breakpoint
+ALTER TABLE "company_groups" ADD CONSTRAINT "company_groups_created_by_organization_id_organizations_id_fk" FOREIGN KEY ("created_by_organization_id") REFERENCES "public"."organizations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "company_group_members" ADD CONSTRAINT "company_group_members_status_known" CHECK ("company_group_members"."status" in ('invited', 'accepted'));
