@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { credentialsFromPem } from '../../src/integrations/myinvois/signature';
 import { createTestOrganization, type TestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 import { makeCertificate, SELLER_SUBJECT, setSeller } from '../helpers/einvoicing';
@@ -125,5 +126,12 @@ describe('certificate upload bounds (settings.einvoicing.update)', { timeout: 12
     const { outcome, maxGap } = await watchingTheLoop(() => settings(org, 1).einvoicing.update({ certificate: { pem: cert.pem, private_key: key, passphrase: 'slow phrase' } }));
     expect(outcome.revision).toBe(2);
     expect(maxGap).toBeLessThan(250);
+  });
+
+  it('never opens, at signing, a stored key past the bounds (one saved before uploads were bounded)', () => {
+    const cert = makeCertificate(SELLER_SUBJECT);
+    const started = performance.now();
+    expect(() => credentialsFromPem(cert.pem, encryptedKeyPem(pbkdf2(100_000_000)), 'anything')).toThrow(/100000000 PBKDF2 iterations/);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
