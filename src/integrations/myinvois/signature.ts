@@ -11,6 +11,7 @@
  * `verifySignature` recomputes every one of them; LHDN's own signed sample verifies (see the tests).
  */
 import { X509Certificate, createHash, createPrivateKey, sign, verify, type KeyObject } from 'node:crypto';
+import { keyEncryptionProblem } from '../../lib/key-encryption';
 
 const SHA256_URI = 'http://www.w3.org/2001/04/xmlenc#sha256';
 const RSA_SHA256_URI = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
@@ -30,6 +31,9 @@ export interface SigningCredentials {
 /** Certificate and RSA private key from PEM; refuses a non-RSA key or a key that is not the certificate's. */
 export function credentialsFromPem(certificatePem: string, privateKeyPem: string, passphrase?: string): SigningCredentials {
   const certificate = new X509Certificate(certificatePem);
+  // A key stored before uploads were bounded may still ask for minutes of key derivation: never here.
+  const tooCostly = passphrase === undefined ? undefined : keyEncryptionProblem(privateKeyPem);
+  if (tooCostly) throw new Error(`the signing key cannot be opened: ${tooCostly}`);
   const privateKey = createPrivateKey(passphrase === undefined ? privateKeyPem : { key: privateKeyPem, passphrase });
   if (privateKey.asymmetricKeyType !== 'rsa') throw new Error('the signing key must be RSA');
   if (!certificate.checkPrivateKey(privateKey)) throw new Error('the private key does not belong to the certificate');

@@ -111,7 +111,8 @@ export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateE
   checkText(r, input.client_id, '/client_id', 200);
   checkText(r, input.client_secret, '/client_secret', 500);
   const seller = ctx.org.seller ?? {};
-  const facts = input.certificate ? checkCertificate(r, input.certificate, { tin: seller.tin, brn: seller.registration_no }) : undefined;
+  const checked = input.certificate ? await checkCertificate(r, input.certificate, { tin: seller.tin, brn: seller.registration_no }) : undefined;
+  const facts = checked?.facts;
 
   await lockSetupScope(ctx.db, ctx.org.id, 'einvoicing');
   const current = await findEinvoiceRow(ctx.db, ctx.org.id, true);
@@ -139,7 +140,7 @@ export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateE
   const clientSecretInput = input.client_secret !== undefined ? input.client_secret : addressChanged ? null : undefined;
 
   const certificateSealed =
-    input.certificate === undefined ? (current?.certificateSealed ?? null) : input.certificate === null ? null : facts ? seal(deps.key, JSON.stringify(input.certificate), ctx.org.id) : null;
+    input.certificate === undefined ? (current?.certificateSealed ?? null) : input.certificate === null ? null : checked ? seal(deps.key, JSON.stringify({ pem: checked.pem, private_key: checked.private_key }), ctx.org.id) : null;
   const certificate = input.certificate === undefined ? (current?.certificate ?? null) : (facts ?? null);
   const version = input.version ?? before.version;
   if (version === '1.1' && !certificate && r.empty) r.add(input.version ? '/version' : '/certificate', 'version 1.1 (signed) needs a certificate');
