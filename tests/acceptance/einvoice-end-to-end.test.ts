@@ -34,6 +34,9 @@ describe('an e-invoice from issue to valid', () => {
       errors: [],
       preflight: [],
       document: null,
+      last_error: null,
+      attempts: 0,
+      next_attempt_at: expect.any(String),
     });
     expect(m.sim.control.submissionCount(submitted.reference, w.clientId)).toBe(0);
 

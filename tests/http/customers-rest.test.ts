@@ -17,7 +17,8 @@ import { countIdempotencyKeys, customerRestCreateTarget } from '../helpers/write
  * cursor, like the invoice list), POST /v1/receivables/customers (the tRPC create procedure) and
  * PATCH /v1/receivables/customers/{id} (If-Match).
  */
-const t = useTestApp();
+// The concurrent walk below sends well over a minute's share of one session's requests (600).
+const t = useTestApp({ RATE_LIMIT_PER_MEMBER: '100000', RATE_LIMIT_PER_ORGANIZATION: '100000' });
 const { post, get } = httpHelpers(t);
 const URL = '/v1/receivables/customers';
 const SECRET = 'test-cursor-secret-0123456789';

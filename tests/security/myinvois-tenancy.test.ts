@@ -55,6 +55,9 @@ describe('tokens are per organization and secret', () => {
 describe("claiming a TIN another organization e-invoices under", () => {
   it('needs credentials MyInvois accepts for this organization (422 at /client_secret otherwise)', async () => {
     const a = await m.world();
+    // A's TIN is verified: MyInvois has taken one of A's documents.
+    await m.issue(a, await m.draft(a));
+    await m.runJobs();
     const c = await createInvoiceWorld(t.db);
     await setSeller(t.db, c.org.id, { ...COMPLETE_SELLER, tin: a.tin });
     const update = (revision: number, body: Record<string, unknown>) => clientOf(t, c.org.owner.session, revision).settings.einvoicing.update(body);

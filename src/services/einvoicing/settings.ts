@@ -157,7 +157,7 @@ export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateE
   r.throwIfAny();
 
   const credentialsChanged = input.client_id !== undefined || input.client_secret !== undefined || addressChanged || !before.enabled;
-  if (enabled && clientId && credentialsChanged && seller.tin && (await tinEinvoicedElsewhere(ctx.db, { organizationId: ctx.org.id, tin: seller.tin }))) {
+  if (enabled && clientId && credentialsChanged && seller.tin && (await tinEinvoicedElsewhere(ctx.db, { organizationId: ctx.org.id, tin: seller.tin, environment }))) {
     const clientSecret = clientSecretInput ?? (current?.clientSecretSealed ? open(deps.key, current.clientSecretSealed, ctx.org.id) : null);
     await checkOwnCredentials(ctx, deps, { apiBaseUrl, clientId, clientSecret, tin: seller.tin });
   }
