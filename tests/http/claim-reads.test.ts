@@ -96,9 +96,17 @@ describe('GET /v1/expenses/claims/{id}', () => {
     try {
       const res = await get(`${URL}/${w.claimId}`, w.approver.apiKey);
       expect(res.statusCode).toBe(200);
-      expect(res.json().signoffs.map((s: any) => [s.account_code, s.eligible])).toEqual([
+      // The read rule reads the stored `eligible`: the approver is named on Zeta, nobody on Sales.
+      const stored = await listClaimSignoffs(t.db, { organizationId: w.org.id, claimId: w.claimId });
+      expect(stored.map((s) => [s.accountCode, s.eligible]).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
         ['D-SALES', []],
         ['P-ZETA', [w.approver.id]],
+      ]);
+      // The answer's `eligible` is the authority in force today (weighed at signing): the staged
+      // sign-offs name a stand-in grant, which is no grant of the organization, so nobody signs them.
+      expect(res.json().signoffs.map((s: any) => [s.account_code, s.eligible])).toEqual([
+        ['D-SALES', []],
+        ['P-ZETA', []],
       ]);
       expect(await status(w.claimId, w.colleague.apiKey)).toBe(404);
       // An escalation hop is added to `eligible` by the engine: from then on the hop reads it.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { queryRows, sql } from '../../src/db/client';
 import { listClaimSignoffs } from '../../src/db/queries/claims';
 import { listClaims, type SignsOf } from '../../src/services/expenses/list-claims';
+import { insertGrant, retireGrants } from '../factories/approvals';
 import { insertDelegation, setClaimCreatedAt, setClaimRound, signSignoffRow, submitForSignoff } from '../factories/claim-access';
 import { createClaimReferenceData } from '../factories/claims';
 import { contextFor } from '../factories/context';
@@ -116,6 +117,10 @@ describe('scope=to_act (the list service)', () => {
     expect(second.claims.map((c) => c.id)).toEqual([...keep].slice(2, 4));
     expect(second.next_cursor).toBeNull();
     // With the engine's own descriptor: every claim the caller may sign, each with your_share.
+    // Authority is weighed at signing: the staged sign-offs name a stand-in grant, which signs
+    // nothing today. A review grant held by the caller is what each of them falls back to.
+    await retireGrants(t.db, w.org.id);
+    await insertGrant(t.db, w.org.id, { kind: 'default', step: 'review', holderMemberId: w.signer.id });
     const engine = await listClaims(w.ctx, { scope: 'to_act', limit: 100 });
     // (The stand-in dropped the "skip" claims by title; the engine lists them: the caller may sign them.)
     const listed = engine.claims.map((c) => c.id);
