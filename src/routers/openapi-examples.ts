@@ -90,6 +90,7 @@ const TEXTS: Record<string, string> = {
   from: 'draft',
   to: 'issued',
   fx_rate_reason: 'The rate on the card statement',
+  last_error: 'MyInvois did not answer within 30000 ms: POST /api/v1.0/documentsubmissions',
   instance: '/v1/receivables/invoices',
   key: 'project_code',
   legacy_reference: 'INV-2025-0917',

@@ -160,7 +160,7 @@ function receivablesShapes(base: Json) {
 
 /** The e-invoice of a document in each status (GET /receivables/invoices/{id}/einvoice). */
 function einvoiceShapes(base: Json) {
-  const none = { uuid: null, long_id: null, validation_link: null, submitted_at: null, validated_at: null, cancelled_at: null, errors: [], preflight: [], document: null };
+  const none = { uuid: null, long_id: null, validation_link: null, submitted_at: null, validated_at: null, cancelled_at: null, errors: [], preflight: [], document: null, last_error: null, attempts: 0, next_attempt_at: null };
   const submittedAt = '2026-01-15T10:02:20.000Z';
   const document = base.document ?? { Invoice: [] };
   return {
