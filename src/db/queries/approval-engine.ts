@@ -203,15 +203,20 @@ export async function addSignoffHop(
     .where(and(eq(claimSignoffs.organizationId, q.organizationId), eq(claimSignoffs.id, q.id), isNull(claimSignoffs.signatureId)));
 }
 
+/** A sign-off's claim, joined only while the claim is still in that sign-off's step and round. */
+const signoffInClaimStep = and(
+  eq(claims.organizationId, claimSignoffs.organizationId),
+  eq(claims.id, claimSignoffs.claimId),
+  eq(claims.state, claimSignoffs.state),
+  eq(claims.round, claimSignoffs.round),
+);
+
 /** Unsigned sign-offs of the organization's claims still in their step and round. */
 export async function listOpenSignoffs(db: Database, q: { organizationId: string }): Promise<SignoffRow[]> {
   return db
     .select({ s: claimSignoffs })
     .from(claimSignoffs)
-    .innerJoin(
-      claims,
-      and(eq(claims.organizationId, claimSignoffs.organizationId), eq(claims.id, claimSignoffs.claimId), eq(claims.state, claimSignoffs.state), eq(claims.round, claimSignoffs.round)),
-    )
+    .innerJoin(claims, signoffInClaimStep)
     .where(and(eq(claimSignoffs.organizationId, q.organizationId), isNull(claimSignoffs.signatureId)))
     .orderBy(asc(claimSignoffs.createdAt), asc(claimSignoffs.id))
     .then((rows) => rows.map((r) => r.s));
@@ -233,10 +238,7 @@ export async function listDueSignoffs(db: Database, q: { limit: number }): Promi
   return db
     .select({ s: claimSignoffs })
     .from(claimSignoffs)
-    .innerJoin(
-      claims,
-      and(eq(claims.organizationId, claimSignoffs.organizationId), eq(claims.id, claimSignoffs.claimId), eq(claims.state, claimSignoffs.state), eq(claims.round, claimSignoffs.round)),
-    )
+    .innerJoin(claims, signoffInClaimStep)
     .leftJoin(claimPolicies, eq(claimPolicies.organizationId, claimSignoffs.organizationId))
     .where(and(isNull(claimSignoffs.signatureId), sql`${claimSignoffs.escalationHops} < coalesce(${claimPolicies.escalationMaxHops}, 2)`))
     .orderBy(sql`coalesce(${claimSignoffs.escalatedAt}, ${claimSignoffs.createdAt})`, asc(claimSignoffs.id))
