@@ -8,6 +8,7 @@ import {
   type RateLimiterStoreAbstract,
 } from 'rate-limiter-flexible';
 import type { Config } from '../../config';
+import type { SQL } from 'drizzle-orm';
 import { preparedSql, queryRows, sql, type Database } from '../../db/client';
 import { rateLimitCounters } from '../../db/schema';
 import { AppError } from '../../lib/errors';
@@ -24,18 +25,26 @@ function counterUpsert(at: unknown, expire: unknown) {
       returning points, expire`;
 }
 
-/** hitKeyChecked's one statement (see there), its text built once. */
-const hitKeyCheckedStatement = preparedSql<{
+type CheckedRow = {
   ap: number | null; ae: Date | string | null; epoch: number | string | null; go: boolean;
   kp: number | null; ke: Date | string | null; op: number | null; oe: Date | string | null;
-}>(() => {
+};
+
+/**
+ * The frame both checked statements share: the address's failed authentications (a), the
+ * organization's auth epoch (e), whether to go on (g: under the address's limit, epoch unchanged,
+ * and `goAlso`), the credential's counter (k) and the organization's (o); `before` adds CTEs g reads,
+ * `after` the credential's own bookkeeping.
+ */
+function checkedStatement(parts: { before: SQL; goAlso: SQL; after: SQL }) {
   const p = (name: string) => sql.placeholder(name);
   const upsert = counterUpsert(p('at'), p('expire'));
   return sql`with a as (
         select points, expire from rate_limit_counters
         where key = ${p('addressKey')} and (expire > ${p('at')}::timestamptz or expire is null)),
       e as (select coalesce((select epoch from auth_epochs where organization_id = ${p('organizationId')}::uuid), 0) as epoch),
-      g as (select coalesce((select points from a), 0) < ${p('authFailures')} and (select epoch from e) = ${p('epoch')} as go),
+      ${parts.before}
+      g as (select coalesce((select points from a), 0) < ${p('authFailures')} and (select epoch from e) = ${p('epoch')}${parts.goAlso} as go),
       k as (
         insert into rate_limit_counters (key, points, expire)
         select ${p('keyKey')}, 1, ${p('expire')}::timestamptz where (select go from g)
@@ -44,14 +53,24 @@ const hitKeyCheckedStatement = preparedSql<{
         insert into rate_limit_counters (key, points, expire)
         select ${p('orgKey')}, 1, ${p('expire')}::timestamptz where (select points from k) <= ${p('perKey')}
         ${upsert}),
-      t as (
-        update api_keys set last_used_at = ${p('at')}::timestamptz
-        where organization_id = ${p('organizationId')}::uuid and id = ${p('apiKeyId')}::uuid and (select go from g)
-          and (last_used_at is null or last_used_at <= ${p('at')}::timestamptz - interval '1 minute')
-        returning 1)
+      ${parts.after}
       select (select points from a) as ap, (select expire from a) as ae, (select epoch from e) as epoch, (select go from g) as go,
              k.points as kp, k.expire as ke, o.points as op, o.expire as oe
       from (select 1) as one left join k on true left join o on true`;
+}
+
+/** hitKeyChecked's one statement (see there), its text built once: the key's last use recorded at most once a minute. */
+const hitKeyCheckedStatement = preparedSql<CheckedRow>(() => {
+  const p = (name: string) => sql.placeholder(name);
+  return checkedStatement({
+    before: sql``,
+    goAlso: sql``,
+    after: sql`t as (
+        update api_keys set last_used_at = ${p('at')}::timestamptz
+        where organization_id = ${p('organizationId')}::uuid and id = ${p('apiKeyId')}::uuid and (select go from g)
+          and (last_used_at is null or last_used_at <= ${p('at')}::timestamptz - interval '1 minute')
+        returning 1)`,
+  });
 });
 
 /**
@@ -60,31 +79,15 @@ const hitKeyCheckedStatement = preparedSql<{
  * counter is counted instead of a key's, and the session's expiry slides (at most once a minute,
  * never past its maximum lifetime) instead of a key's last use being recorded.
  */
-const hitSessionCheckedStatement = preparedSql<{
-  ap: number | null; ae: Date | string | null; epoch: number | string | null; go: boolean;
-  kp: number | null; ke: Date | string | null; op: number | null; oe: Date | string | null;
-}>(() => {
+const hitSessionCheckedStatement = preparedSql<CheckedRow>(() => {
   const p = (name: string) => sql.placeholder(name);
-  const upsert = counterUpsert(p('at'), p('expire'));
-  return sql`with a as (
-        select points, expire from rate_limit_counters
-        where key = ${p('addressKey')} and (expire > ${p('at')}::timestamptz or expire is null)),
-      e as (select coalesce((select epoch from auth_epochs where organization_id = ${p('organizationId')}::uuid), 0) as epoch),
-      s as (
+  return checkedStatement({
+    before: sql`s as (
         select created_at, idle_seconds, expires_at from sessions
         where organization_id = ${p('organizationId')}::uuid and id = ${p('sessionId')}::uuid
-          and revoked_at is null and expires_at > ${p('at')}::timestamptz),
-      g as (select coalesce((select points from a), 0) < ${p('authFailures')} and (select epoch from e) = ${p('epoch')}
-                   and exists (select 1 from s) as go),
-      k as (
-        insert into rate_limit_counters (key, points, expire)
-        select ${p('keyKey')}, 1, ${p('expire')}::timestamptz where (select go from g)
-        ${upsert}),
-      o as (
-        insert into rate_limit_counters (key, points, expire)
-        select ${p('orgKey')}, 1, ${p('expire')}::timestamptz where (select points from k) <= ${p('perKey')}
-        ${upsert}),
-      n as (
+          and revoked_at is null and expires_at > ${p('at')}::timestamptz),`,
+    goAlso: sql` and exists (select 1 from s)`,
+    after: sql`n as (
         select least(${p('at')}::timestamptz + make_interval(secs => idle_seconds),
                      created_at + greatest(interval '30 days', make_interval(secs => idle_seconds))) as next, expires_at
         from s),
@@ -92,10 +95,8 @@ const hitSessionCheckedStatement = preparedSql<{
         update sessions set expires_at = (select next from n)
         where organization_id = ${p('organizationId')}::uuid and id = ${p('sessionId')}::uuid and (select go from g)
           and (select next - expires_at from n) > interval '1 minute'
-        returning 1)
-      select (select points from a) as ap, (select expire from a) as ae, (select epoch from e) as epoch, (select go from g) as go,
-             k.points as kp, k.expire as ke, o.points as op, o.expire as oe
-      from (select 1) as one left join k on true left join o on true`;
+        returning 1)`,
+  });
 });
 
 /** Where one limit stands after a request was counted against it. */
