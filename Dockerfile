@@ -7,15 +7,17 @@
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 
-# 1. Compile: every dependency (esbuild is a dev dependency; its binary is an optional package, so
-#    no install script is needed), then the bundle in dist/ (the service, the admin CLI, the XML
-#    check's worker).
+# 1. Compile: every dependency (esbuild and vite are dev dependencies; their binaries are optional
+#    packages, so no install script is needed), then the bundle in dist/ (the service, the admin CLI,
+#    the XML check's worker) and the console in dist/web.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
+# The people's console (web/) is built by the same command into dist/web.
+COPY web ./web
 RUN npm run build
 
 # 2. The production dependencies alone (the bundle keeps packages external).
@@ -24,7 +26,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # PGlite is a dev dependency, but also drizzle-orm's optional peer, which npm installs from the lock
 # even with --omit=dev: removed, as the image runs on PostgreSQL (DATABASE_URL) only.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && rm -rf node_modules/@electric-sql/pglite && npm cache clean --force
+# The PDF fonts' packages ship every weight; the PDFs embed the regular one only.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && rm -rf node_modules/@electric-sql/pglite && npm cache clean --force \
+ && find node_modules/@expo-google-fonts \( -name '*.png' -o \( -name '*.ttf' ! -name '*_400Regular.ttf' \) \) -delete
 
 # 3. The runtime: node_modules, the bundle, the data files and the migrations; no sources, no compiler.
 FROM ${NODE_IMAGE}

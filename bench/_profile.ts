@@ -6,7 +6,6 @@ import type { AppDeps } from '../src/deps';
 import { buildServer } from '../src/server';
 import { createApiKey, rolePermissions } from '../src/services/access/admin';
 import { createRateLimits } from '../src/services/rate-limit/limits';
-import '../src/services/register';
 
 const url = process.env.DATABASE_URL!;
 const handle = await openDatabase({ url, poolSize: 10 });

@@ -13,7 +13,6 @@ import type { AppDeps } from '../src/deps';
 import { seedDemo } from '../src/demo/seed-demo';
 import { buildServer } from '../src/server';
 import { createRateLimits } from '../src/services/rate-limit/limits';
-import '../src/services/register';
 
 const url = process.env.DATABASE_URL!;
 let seen: string[] = [];

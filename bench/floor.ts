@@ -8,8 +8,13 @@
  * 3. Starts the service as `npm start` does (`npm run build`, then `node dist/main.js`) and the floor (bench/floor-server.ts: bare
  *    fastify + postgres.js, prepared statements, running the captured statements) as child
  *    processes on the same database, and drives both with autocannon, interleaved by round.
- * 4. Prints req/s, p50, p99, the ratio service/floor, statements per request and the service's
- *    resident memory under load, each beside its floor with PASS or FAIL. Exits 0 either way. The
+ *    Beside it the minimal floor (bench/minimal-floor-server.ts: the same routes written by hand with
+ *    the fewest statements for the same answer and duties), and, when Redis answers at
+ *    BENCH_REDIS_URL (default redis://127.0.0.1:6379; BENCH_REDIS=0 for none), the service once more
+ *    with REDIS_URL (rate limits in Redis).
+ * 4. Prints req/s, p50, p99, the ratio service/floor and service/minimal floor, statements per
+ *    request and the service's resident memory under load, each beside its floor with PASS or FAIL;
+ *    and a session's customer read beside the key's in the same rounds. Exits 0 either way. The
  *    ratio judged is the median of the rounds' own ratios (each round's service req/s over the floor's
  *    in the same round): a few seconds in which the machine slowed one side (this VM's speed drifts
  *    by a third within a minute) move one round's ratio, not the figure. The ratio of the totals is
@@ -39,9 +44,8 @@ import { openDatabase, queryRows, sql } from '../src/db/client';
 import { seedDemo } from '../src/demo/seed-demo';
 import type { AppDeps } from '../src/deps';
 import { buildServer } from '../src/server';
-import { createApiKey, rolePermissions } from '../src/services/access/admin';
+import { createApiKey, createSession, rolePermissions } from '../src/services/access/admin';
 import { createRateLimits } from '../src/services/rate-limit/limits';
-import '../src/services/register';
 import { encode, type FloorPlan, type ParamRole, type PlannedStatement, type RoutePlan } from './floor-plan';
 import { median } from './stats';
 
@@ -62,10 +66,14 @@ const DEMO_ORG = 'Acme Trading Sdn Bhd';
 const LIMITS = '1000000000';
 
 interface Scenario {
-  key: 'customer' | 'invoice' | 'list' | 'create';
+  key: 'customer' | 'invoice' | 'list' | 'create' | 'session';
   label: string;
   /** Minimum share of the floor's req/s. */
   floor: number;
+  /** Minimum share of the minimal floor's req/s. */
+  minimal: number;
+  /** The session scenario: the service only, judged against its own keyed customer read. */
+  sessionOf?: 'customer';
   /** Most statements per warm request. */
   statements: number;
   method: 'GET' | 'POST';
@@ -157,6 +165,7 @@ async function benchFixtures(db: AppDeps['db']) {
   );
   if (!owner) throw new Error('demo owner missing');
   const apiKey = (await createApiKey(db, { organizationId, ownerMemberId: owner.id, name: 'bench floor', permissions: rolePermissions('owner') })).token;
+  const sessionToken = (await createSession(db, { organizationId, memberId: owner.id, now: new Date() })).token;
   const [customer] = await queryRows<{ id: string; currency: string }>(
     db,
     sql`select c.id, c.currency from customers c join organizations o on o.id = c.organization_id
@@ -180,7 +189,7 @@ async function benchFixtures(db: AppDeps['db']) {
       tax_code_id: taxCode.id,
     })),
   });
-  return { organizationId, apiKey, customer, createBody };
+  return { organizationId, apiKey, sessionToken, customer, createBody };
 }
 
 /** Drafts already in the template: the create scenario's own request, made this many times. */
@@ -343,7 +352,7 @@ async function main() {
   const deps = depsFor(db, url, payoutKey, cursorSecret);
 
   // 1. The demo data set (from the template); a fresh owner key each run.
-  const { organizationId, apiKey, customer, createBody } = await benchFixtures(db);
+  const { apiKey, sessionToken, customer, createBody } = await benchFixtures(db);
   const tokenHash = createHash('sha256').update(apiKey).digest('hex');
   const app = await buildServer(deps);
   const auth = { authorization: `Bearer ${apiKey}` };
@@ -357,17 +366,20 @@ async function main() {
   const invoiceId = (created.json() as { id: string }).id;
 
   const allScenarios: Scenario[] = [
-    { key: 'customer', label: 'GET customer (keyed)', floor: 0.8, statements: 2, method: 'GET', route: '/v1/receivables/customers/:id', path: `/v1/receivables/customers/${customer.id}`, status: 200 },
-    { key: 'invoice', label: 'GET invoice (keyed)', floor: 0.8, statements: 2, method: 'GET', route: '/v1/receivables/invoices/:id', path: `/v1/receivables/invoices/${invoiceId}`, status: 200 },
-    { key: 'list', label: 'GET invoices, first page', floor: 0.7, statements: 2, method: 'GET', route: '/v1/receivables/invoices', path: `/v1/receivables/invoices${listLimit ? `?limit=${listLimit}` : ''}`, status: 200 },
-    { key: 'create', label: 'POST invoice, 5 lines (keyed)', floor: 0.5, statements: 10, method: 'POST', route: '/v1/receivables/invoices', path: '/v1/receivables/invoices', status: 201 },
+    { key: 'customer', label: 'GET customer (keyed)', floor: 0.8, minimal: 0.7, statements: 2, method: 'GET', route: '/v1/receivables/customers/:id', path: `/v1/receivables/customers/${customer.id}`, status: 200 },
+    { key: 'invoice', label: 'GET invoice (keyed)', floor: 0.8, minimal: 0.7, statements: 2, method: 'GET', route: '/v1/receivables/invoices/:id', path: `/v1/receivables/invoices/${invoiceId}`, status: 200 },
+    { key: 'list', label: 'GET invoices, first page', floor: 0.7, minimal: 0.6, statements: 2, method: 'GET', route: '/v1/receivables/invoices', path: `/v1/receivables/invoices${listLimit ? `?limit=${listLimit}` : ''}`, status: 200 },
+    { key: 'create', label: 'POST invoice, 5 lines (keyed)', floor: 0.5, minimal: 0.5, statements: 10, method: 'POST', route: '/v1/receivables/invoices', path: '/v1/receivables/invoices', status: 201 },
+    { key: 'session', label: 'GET customer (session)', floor: 0.9, minimal: 0, sessionOf: 'customer', statements: 2, method: 'GET', route: '/v1/receivables/customers/:id', path: `/v1/receivables/customers/${customer.id}`, status: 200 },
   ];
+
+  const tokenOf = (s: Scenario) => (s.sessionOf ? sessionToken : apiKey);
 
   // 2. Statements per request, counted in this process (not timed).
   const perRequest: Record<string, number> = {};
   const plans: Record<string, RoutePlan> = {};
   const sqlShown: string[] = [];
-  // BENCH_ONLY=customer,list runs a subset (keys: customer, invoice, list, create).
+  // BENCH_ONLY=customer,list runs a subset (keys: customer, invoice, list, create, session).
   const only = process.env.BENCH_ONLY?.split(',').map((k) => k.trim()).filter(Boolean);
   const scenarios = only?.length ? allScenarios.filter((s) => only.includes(s.key)) : allScenarios;
   for (const s of scenarios) {
@@ -380,7 +392,7 @@ async function main() {
       const res = await app.inject({
         method: s.method,
         url: s.path,
-        headers: { ...auth, ...(s.method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': idempotencyKey! } : {}) },
+        headers: { authorization: `Bearer ${tokenOf(s)}`, ...(s.method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': idempotencyKey! } : {}) },
         ...(s.method === 'POST' ? { payload: createBody } : {}),
       });
       if (res.statusCode !== s.status) throw new Error(`${s.label}: ${res.statusCode} ${res.body}`);
@@ -391,6 +403,8 @@ async function main() {
     }
     capturing = undefined;
     perRequest[s.key] = stats(counts).mean;
+    // The session's read is judged against the service's keyed read, not replayed by the floor.
+    if (s.sessionOf) continue;
     // The latest two consecutive requests that ran the same statements (an occasional extra one,
     // e.g. a key's last use recorded once a minute, is left out of the plan).
     const texts = (c: { statements: Captured[] }) => c.statements.map((st) => st.text).join('\u0000');
@@ -434,19 +448,100 @@ async function main() {
     return;
   }
 
-  // 3. The service and the floor as child processes on the same database.
+  // 3. The service, the floor and the minimal floor as child processes on the same database.
   // The service as `npm start` runs it: the compiled bundle (npm run build), not tsx.
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
-  // As package.json's start script runs it; BENCH_NODE_FLAGS replaces the flags.
+  const redisUrl = process.env.BENCH_REDIS === '0' ? undefined : await reachableRedis(process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const children: Child[] = [];
+  const results: Record<string, SideRuns> = {};
+  const answerBytes: string[] = [];
+  try {
+    const serviceEnv = { url, cursorSecret, payoutKey };
+    children.push(await startService('service', serviceEnv));
+    children.push(await startChild('floor', [...(process.env.BENCH_FLOOR_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'bench/floor-server.ts'], { FLOOR_PLAN: planFile }));
+    children.push(await startChild('minimal', ['--import', 'tsx', 'bench/minimal-floor-server.ts'], { DATABASE_URL: url, MINIMAL_RATE_LIMIT: LIMITS, DATABASE_POOL_SIZE: '10' }));
+    if (redisUrl) children.push(await startService('redis', { ...serviceEnv, redisUrl }));
+    const [service] = children;
+    const targetsOf = (s: Scenario) => (s.sessionOf ? children.filter((c) => c.name === 'service' || c.name === 'redis') : children);
+    // Every side answers before the clock starts (the floor checks its plan against the database).
+    for (const s of scenarios) answerBytes.push(...(await firstAnswers(s, targetsOf(s), tokenOf(s), createBody)));
+    process.stdout.write(
+      `\nfloor benchmark — PostgreSQL ${url.replace(/\/\/[^@]*@/, '//')}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n` +
+        `sides: ${children.map((c) => c.name).join(', ')}${redisUrl ? ` (redis: the service with REDIS_URL=${redisUrl})` : ' (no Redis: BENCH_REDIS=0 or none answering)'}\n` +
+        `${rounds} rounds × ${seconds} s per side and scenario after ${warmupSeconds} s of unmeasured load on each, ${connections} connections\n` +
+        `answer bytes: ${answerBytes.join(', ')}\n\n`,
+    );
+    for (const s of scenarios) results[s.key] = await runRounds(s, targetsOf(s), service!, tokenOf(s), createBody);
+  } finally {
+    for (const c of children) await c.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+  printTable(scenarios, results, perRequest);
+  if (showSql) process.stdout.write(`\nStatements of one warm request per scenario (what the floor runs):\n\n${sqlShown.join('\n')}\n`);
+  await handle.close();
+}
+
+/** Each side's first answer to the scenario, checked for its status: "<scenario> <side> <bytes>". */
+async function firstAnswers(s: Scenario, targets: Child[], token: string, createBody: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const target of targets) {
+    const res = await fetch(`${target.url}${s.path}`, {
+      method: s.method,
+      headers: { authorization: `Bearer ${token}`, ...(s.method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': randomUUID() } : {}) },
+      ...(s.method === 'POST' ? { body: createBody } : {}),
+    });
+    const body = await res.text();
+    if (res.status !== s.status) throw new Error(`${target.name} ${s.label}: ${res.status} ${body.slice(0, 2000)}`);
+    out.push(`${s.key} ${target.name} ${Buffer.byteLength(body)}`);
+  }
+  return out;
+}
+
+type SideRuns = Record<string, Run[]> & { rss: number };
+
+/**
+ * One scenario on each of its sides: unmeasured load first (warm processes: code optimised by the
+ * JIT, pools and prepared statements filled), then `rounds` rounds, the order turning each round so
+ * that no side always runs on another's wake (its dead rows, its warm caches).
+ */
+async function runRounds(s: Scenario, targets: Child[], service: Child, token: string, createBody: string): Promise<SideRuns> {
+  const r = Object.assign(Object.fromEntries(targets.map((t) => [t.name, [] as Run[]])), { rss: 0 }) as SideRuns;
+  if (warmupSeconds > 0) for (const target of targets) await drive(target.url, s, token, createBody, warmupSeconds);
+  for (let round = 0; round < rounds; round++) {
+    const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
+    for (const target of order) {
+      const sampler = target === service ? setInterval(() => (r.rss = Math.max(r.rss, rssMb(service.child.pid!))), 100) : undefined;
+      const cpuBefore = cpuMs(target.child.pid!);
+      const pgBefore = postgresCpuMs();
+      const driverBefore = process.cpuUsage();
+      const run = await drive(target.url, s, token, createBody);
+      run.cpuMs = run.total > 0 ? (cpuMs(target.child.pid!) - cpuBefore) / run.total : 0;
+      run.pgCpuMs = run.total > 0 ? (postgresCpuMs() - pgBefore) / run.total : 0;
+      const driver = process.cpuUsage(driverBefore);
+      run.driverCpuMs = run.total > 0 ? (driver.user + driver.system) / 1000 / run.total : 0;
+      if (sampler) clearInterval(sampler);
+      if (target === service) r.rss = Math.max(r.rss, rssMb(service.child.pid!));
+      r[target.name]!.push(run);
+      process.stdout.write(
+        `  ${s.label.padEnd(30)} round ${round + 1} ${target.name.padEnd(7)} ${run.rps.toFixed(0).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  cpu ${run.cpuMs.toFixed(2)} ms/req (postgres ${run.pgCpuMs.toFixed(2)}, autocannon ${run.driverCpuMs.toFixed(2)})${run.bad ? `  (${run.bad} not ${s.status})` : ''}\n`,
+      );
+    }
+  }
+  return r;
+}
+
+/** The service as package.json's start script runs it (BENCH_NODE_FLAGS replaces the flags), limits out of reach. */
+function startService(name: string, o: { url: string; cursorSecret: string; payoutKey: string; redisUrl?: string }): Promise<Child> {
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '--max-old-space-size=256').split(' ').filter(Boolean);
-  const service = await startChild('service', [...nodeFlags, 'dist/main.js'], {
+  return startChild(name, [...nodeFlags, 'dist/main.js'], {
     NODE_ENV: 'production',
-    DATABASE_URL: url,
+    DATABASE_URL: o.url,
+    ...(o.redisUrl ? { REDIS_URL: o.redisUrl, RATE_LIMIT_REDIS_PREFIX: `bench-floor-${randomUUID().slice(0, 8)}` } : {}),
     SEED_DEMO: 'false',
     LOG_LEVEL: 'warn',
-    CURSOR_SECRET: cursorSecret,
-    PAYOUT_ENCRYPTION_KEY: payoutKey,
+    CURSOR_SECRET: o.cursorSecret,
+    PAYOUT_ENCRYPTION_KEY: o.payoutKey,
     JOB_POLL_INTERVAL_MS: '0',
     IDEMPOTENCY_PURGE_INTERVAL_SECONDS: '0',
     RATE_LIMIT_PER_KEY: LIMITS,
@@ -455,113 +550,86 @@ async function main() {
     RATE_LIMIT_AUTH_FAILURES: LIMITS,
     DATABASE_POOL_SIZE: '10',
   });
-  let floorServer: Child;
-  try {
-    floorServer = await startChild('floor', [...(process.env.BENCH_FLOOR_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'bench/floor-server.ts'], { FLOOR_PLAN: planFile });
-  } catch (e) {
-    await service.stop();
-    throw e;
-  }
+}
 
-  const results: Record<string, { service: Run[]; floor: Run[]; rss: number }> = {};
-  const answerBytes: string[] = [];
+/** The Redis URL when a PING there answers within a second. */
+async function reachableRedis(redisUrl: string): Promise<string | undefined> {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
   try {
-    // Both answer before the clock starts (the floor checks its plan against the database).
-    for (const s of scenarios) {
-      for (const target of [service, floorServer]) {
-        const res = await fetch(`${target.url}${s.path}`, {
-          method: s.method,
-          headers: { ...auth, ...(s.method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': randomUUID() } : {}) },
-          ...(s.method === 'POST' ? { body: createBody } : {}),
-        });
-        const body = await res.text();
-        if (res.status !== s.status) throw new Error(`${target.name} ${s.label}: ${res.status} ${body.slice(0, 2000)}`);
-        answerBytes.push(`${s.key} ${target.name} ${Buffer.byteLength(body)}`);
-      }
-    }
-    process.stdout.write(
-      `\nfloor benchmark — PostgreSQL ${url.replace(/\/\/[^@]*@/, '//')}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n` +
-        `${rounds} rounds × (service ${seconds} s, floor ${seconds} s) per scenario after ${warmupSeconds} s of unmeasured load on each, ${connections} connections\n` +
-        `answer bytes: ${answerBytes.join(', ')}\n\n`,
-    );
-    for (const s of scenarios) {
-      const r = { service: [] as Run[], floor: [] as Run[], rss: 0 };
-      results[s.key] = r;
-      // Both sides run the scenario unmeasured first: the figures are those of warm processes (code
-      // optimised by the JIT, pools and prepared statements filled), not of their first seconds.
-      if (warmupSeconds > 0) {
-        for (const target of [service, floorServer]) await drive(target.url, s, apiKey, createBody, warmupSeconds);
-      }
-      for (let round = 0; round < rounds; round++) {
-        // Alternating order (service first, then floor first): neither side always runs on the
-        // other's wake (its dead rows, its warm caches).
-        for (const target of round % 2 === 0 ? [service, floorServer] : [floorServer, service]) {
-          const sampler = target === service ? setInterval(() => (r.rss = Math.max(r.rss, rssMb(service.child.pid!))), 100) : undefined;
-          const cpuBefore = cpuMs(target.child.pid!);
-          const pgBefore = postgresCpuMs();
-          const driverBefore = process.cpuUsage();
-          const run = await drive(target.url, s, apiKey, createBody);
-          run.cpuMs = run.total > 0 ? (cpuMs(target.child.pid!) - cpuBefore) / run.total : 0;
-          run.pgCpuMs = run.total > 0 ? (postgresCpuMs() - pgBefore) / run.total : 0;
-          const driver = process.cpuUsage(driverBefore);
-          run.driverCpuMs = run.total > 0 ? (driver.user + driver.system) / 1000 / run.total : 0;
-          if (sampler) clearInterval(sampler);
-          if (target === service) r.rss = Math.max(r.rss, rssMb(service.child.pid!));
-          (target === service ? r.service : r.floor).push(run);
-          process.stdout.write(
-            `  ${s.label.padEnd(30)} round ${round + 1} ${target.name.padEnd(7)} ${run.rps.toFixed(0).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  cpu ${run.cpuMs.toFixed(2)} ms/req (postgres ${run.pgCpuMs.toFixed(2)}, autocannon ${run.driverCpuMs.toFixed(2)})${run.bad ? `  (${run.bad} not ${s.status})` : ''}\n`,
-          );
-        }
-      }
-    }
+    await client.connect();
+    return (await client.ping()) === 'PONG' ? redisUrl : undefined;
+  } catch {
+    return undefined;
   } finally {
-    await service.stop();
-    await floorServer.stop();
-    rmSync(work, { recursive: true, force: true });
+    client.disconnect();
   }
+}
 
-  // 4. The table.
+/** The ratio judged: the median of the rounds' own ratios (a over b in the same round). */
+function roundRatio(a: Run[] | undefined, b: Run[] | undefined): number | undefined {
+  if (!a?.length || !b?.length) return undefined;
+  return median(a.map((run, i) => (b[i] && b[i]!.rps > 0 ? run.rps / b[i]!.rps : 0)));
+}
+
+// 4. The table.
+function printTable(scenarios: Scenario[], results: Record<string, SideRuns>, perRequest: Record<string, number>) {
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
   const failures: string[] = [];
-  const rows: string[][] = [
-    ['scenario', 'service req/s', 'p50', 'p99', 'floor req/s', 'p50', 'p99', 'of totals', 'ratio (min)', 'statements/req (max)', 'RSS MB (max 200)'],
-  ];
+  const rows: string[][] = [['scenario', 'side', 'req/s', 'p50', 'p99', 'of replay floor (min)', 'of minimal floor (min)', 'statements/req (max)', 'RSS MB (max 200)']];
   for (const s of scenarios) {
     const r = results[s.key]!;
-    const svc = combine(r.service);
-    const flo = combine(r.floor);
-    const totals = flo.rps > 0 ? svc.rps / flo.rps : 0;
-    const ratio = median(r.service.map((run, i) => (r.floor[i]!.rps > 0 ? run.rps / r.floor[i]!.rps : 0)));
-    const okRatio = ratio >= s.floor;
-    const okStatements = perRequest[s.key]! <= s.statements;
-    const okRss = r.rss > 0 && r.rss < 200;
-    if (!okRatio) failures.push(`${s.key} ratio`);
-    if (!okStatements) failures.push(`${s.key} statements`);
-    if (!okRss) failures.push(`${s.key} RSS`);
-    rows.push([
-      s.label,
-      svc.rps.toFixed(0),
-      `${svc.p50}`,
-      `${svc.p99}`,
-      flo.rps.toFixed(0),
-      `${flo.p50}`,
-      `${flo.p99}`,
-      totals.toFixed(2),
-      `${ratio.toFixed(2)} (${s.floor.toFixed(2)}) ${verdict(okRatio)}`,
-      `${perRequest[s.key]!.toFixed(1)} (${s.statements}) ${verdict(okStatements)}`,
-      `${r.rss.toFixed(0)} ${verdict(okRss)}`,
-    ]);
+    const floorRuns = r.floor;
+    const minimalRuns = r.minimal;
+    for (const side of Object.keys(r).filter((k) => k !== 'rss')) {
+      const runs = r[side]!;
+      const c = combine(runs);
+      const isService = side === 'service' || side === 'redis';
+      let replay = '';
+      let minimal = '';
+      if (isService && s.sessionOf) {
+        // A session's read against the key's read of the same side (its own scenario's rounds).
+        const ratio = roundRatio(runs, results[s.sessionOf]?.[side]);
+        if (ratio !== undefined) {
+          const ok = ratio >= s.floor;
+          if (!ok) failures.push(`${s.key} ${side} of keyed`);
+          replay = `${ratio.toFixed(2)} of keyed (${s.floor.toFixed(2)}) ${verdict(ok)}`;
+        }
+      } else if (isService) {
+        const rf = roundRatio(runs, floorRuns);
+        if (rf !== undefined && side === 'service') {
+          const ok = rf >= s.floor;
+          if (!ok) failures.push(`${s.key} replay ratio`);
+          replay = `${rf.toFixed(2)} (${s.floor.toFixed(2)}) ${verdict(ok)}`;
+        } else if (rf !== undefined) replay = rf.toFixed(2);
+        const rm = roundRatio(runs, minimalRuns);
+        if (rm !== undefined) {
+          const ok = rm >= s.minimal;
+          if (!ok) failures.push(`${s.key} ${side} minimal ratio`);
+          minimal = `${rm.toFixed(2)} (${s.minimal.toFixed(2)}) ${verdict(ok)}`;
+        }
+      }
+      let statements = '';
+      let rss = '';
+      if (side === 'service') {
+        const okStatements = perRequest[s.key]! <= s.statements;
+        const okRss = r.rss > 0 && r.rss < 200;
+        if (!okStatements) failures.push(`${s.key} statements`);
+        if (!okRss) failures.push(`${s.key} RSS`);
+        statements = `${perRequest[s.key]!.toFixed(1)} (${s.statements}) ${verdict(okStatements)}`;
+        rss = `${r.rss.toFixed(0)} ${verdict(okRss)}`;
+      }
+      rows.push([s.label, side, c.rps.toFixed(0), `${c.p50}`, `${c.p99}`, replay, minimal, statements, rss]);
+    }
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  const out = rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  const out = rows.map((row) => row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
   out.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
   process.stdout.write(`\n${out.join('\n')}\n`);
   process.stdout.write(
-    `\nreq/s: total over the ${rounds} rounds of each side; p50/p99 in ms: the median of the rounds' figures. Ratio: the median of the ${rounds} rounds' ratios (service req/s over the floor's in the same round), judged; of totals: the totals' ratio. Statements: mean of warm requests (after the first ${coldRequests} of ${countRequests}), counted in process through the driver's debug hook (begin/commit included).\n`,
+    `\nSides: service (PostgreSQL alone), redis (the service with REDIS_URL), floor (replays the service's own statements), minimal (bench/minimal-floor-server.ts). req/s: total over the rounds; p50/p99 in ms: the median of the rounds' figures. Ratios: the median of the rounds' own ratios (a side's req/s over the floor's in the same round); the session's read over the same side's keyed read. Statements: mean of warm requests (after the first ${coldRequests} of ${countRequests}), counted in process through the driver's debug hook (begin/commit included).\n`,
   );
   process.stdout.write(failures.length ? `\nSUMMARY: ${failures.length} FAIL (${failures.join(', ')})\n` : '\nSUMMARY: all PASS\n');
-  if (showSql) process.stdout.write(`\nStatements of one warm request per scenario (what the floor runs):\n\n${sqlShown.join('\n')}\n`);
-  await handle.close();
 }
 
 interface Run {
@@ -585,8 +653,8 @@ function combine(runs: Run[]) {
   return { rps: secs > 0 ? total / secs : 0, p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) };
 }
 
-async function drive(base: string, s: Scenario, apiKey: string, createBody: string, duration = seconds): Promise<Run> {
-  const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
+async function drive(base: string, s: Scenario, token: string, createBody: string, duration = seconds): Promise<Run> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   let seq = 0;
   const prefix = randomUUID();
   const opts: AutocannonOptions = {

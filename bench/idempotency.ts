@@ -16,7 +16,6 @@ import type { AppDeps } from '../src/deps';
 import { buildServer } from '../src/server';
 import { addMember, createOrganization, createSession } from '../src/services/access/admin';
 import { createRateLimits } from '../src/services/rate-limit/limits';
-import '../src/services/register';
 
 const N = Number(process.env.N ?? 500);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);

@@ -1,7 +1,7 @@
 import { queryRows, sql, type Database } from '../src/db/client';
 import { addMember, createApiKey, createOrganization, rolePermissions } from '../src/services/access/admin';
-import { createCompanyGroup } from '../src/services/receivables/customers';
-import { createAccount, createAnalyticAccount, createAnalyticAxis, createTaxCode } from '../src/services/receivables/reference-data';
+import { createCompanyGroup } from '../tests/factories/setup';
+import { createAccount, createAnalyticAccount, createAnalyticAxis, createTaxCode } from '../tests/factories/setup';
 
 /**
  * Seeds one organization with `documents` receivables documents, set-based (INSERT ... SELECT
@@ -12,7 +12,10 @@ import { createAccount, createAnalyticAccount, createAnalyticAxis, createTaxCode
  * - created_at two documents per instant (ties), evenly over 7 years; an issued document's invoice
  *   date is the day it was issued (an hour after it was created), as the service writes it, except
  *   for opening balances (one in 199, is_opening), dated up to a year before they were created;
- * - ~1% settled by a receipt and an allocation (outstanding 0), the rest outstanding.
+ * - ~1% settled by a receipt and an allocation (outstanding 0), the rest outstanding;
+ * - states: drafts two in three `draft`, one in three `discarded`; issued one in 101 `disputed`, the
+ *   rest `issued`; one document in 29 in US dollars (rate 4.5); updated_at an hour after creation
+ *   (its issue), or the day a receipt settled it.
  * Every derived column (totals, outstanding, project, search text) is written consistent with the
  * rows, so the same answers come out as if the documents had been prepared and issued one by one.
  */
@@ -103,25 +106,34 @@ export async function seedListOrganization(
         ts.created_at,
         (10 + (g * 7777) % 500000 / 100.0)::numeric(20, 4) as net,
         case when g % 4 = 0 then p.ids[(1 + (g / 4) % ${projectCount})::int] end as project_id,
-        g % 97 = 0 and g % 50 <> 1 and g % 25 <> 3 as settled
+        g % 97 = 0 and g % 50 <> 1 and g % 25 <> 3 as settled,
+        -- One in 29 in US dollars; of the drafts a third discarded; of the issued one in 101 disputed.
+        case when g % 29 = 4 then 'USD' else 'MYR' end as currency,
+        case when g % 29 = 4 then 4.5 else 1 end::numeric(20, 10) as fx,
+        case when g % 50 = 1 then (case when g % 3 = 0 then 'discarded' else 'draft' end)
+          when g % 101 = 17 then 'disputed' else 'issued' end as state
       from generate_series(1::bigint, ${n}::bigint) g, c, p,
         -- Two documents per instant (ties), evenly over seven years (2019 to 2025).
         lateral (select timestamptz '2019-01-01 00:00:00+00' + (g / 2) * (interval '2557 days' / ${sql.raw(String(Math.ceil(n / 2) + 1))}) as created_at) ts`);
     step('documents planned');
     await run(sql`
       insert into receivable_documents (organization_id, id, kind, state, revision, reference, customer_id, customer_reference, currency, fx_rate,
-        invoice_date, due_on, payment_terms_days, prepared_by, created_at, issued_at, is_opening, reason, buyer, seller,
+        invoice_date, due_on, payment_terms_days, prepared_by, created_at, issued_at, updated_at, is_opening, reason, buyer, seller,
         net_total, tax_total, gross_amount, gross_base, outstanding, outstanding_base, project_id, multiple_projects, search_text)
-      select ${organizationId}::uuid, id, kind, case when issued then 'issued' else 'draft' end, case when issued then 2 else 1 end,
+      select ${organizationId}::uuid, id, kind, state, case when issued then 2 else 1 end,
         case when issued then (case kind when 'sales_invoice' then 'INV' when 'customer_debit_note' then 'DN' else 'CN' end) || '-' || lpad(g::text, 8, '0') end,
-        customer_id, customer_reference, 'MYR', 1, invoice_date, invoice_date + 30, 30, ${owner.id}::uuid, created_at,
-        case when issued then created_at + interval '1 hour' end, opening,
+        customer_id, customer_reference, currency, fx, invoice_date, invoice_date + 30, 30, ${owner.id}::uuid, created_at,
+        case when issued then created_at + interval '1 hour' end,
+        -- Last changed: when issued (or discarded), or when the receipt settled it (20 days after its invoice date).
+        case when settled then ((invoice_date + 20)::timestamp at time zone 'Asia/Kuala_Lumpur') + interval '10 hours'
+          else created_at + interval '1 hour' end,
+        opening,
         case when kind = 'customer_credit_note' then 'Returned goods' end,
         case when issued then jsonb_build_object('name', legal_name, 'address', jsonb_build_object('country_code', 'MY'), 'email', null, 'phone', null,
           'registration_no', null, 'registration_type', null, 'sst_no', null, 'tin', null) end,
         case when issued then ${JSON.stringify({ name: opts.name, address: { country_code: 'MY' }, msic: null, registration_no: null, sst_no: null, tin: null })}::jsonb end,
-        net, round(net * 0.08, 2), net + round(net * 0.08, 2), net + round(net * 0.08, 2),
-        case when settled then 0 else net + round(net * 0.08, 2) end, case when settled then 0 else net + round(net * 0.08, 2) end,
+        net, round(net * 0.08, 2), net + round(net * 0.08, 2), round((net + round(net * 0.08, 2)) * fx, 2),
+        case when settled then 0 else net + round(net * 0.08, 2) end, case when settled then 0 else round((net + round(net * 0.08, 2)) * fx, 2) end,
         project_id, false,
         concat_ws(chr(31), case when issued then (case kind when 'sales_invoice' then 'INV' when 'customer_debit_note' then 'DN' else 'CN' end) || '-' || lpad(g::text, 8, '0') end, customer_reference, legal_name)
       from bench_docs`);
@@ -129,8 +141,8 @@ export async function seedListOrganization(
     await run(sql`
       insert into receivable_document_lines (organization_id, id, document_id, line_no, account_id, classification_code, description, quantity, unit_price,
         discount_amount, net_amount, net_base, tax_amount, tax_base, tax_code_id, tax_code, tax_type, tax_pack_kind, tax_rate)
-      select ${organizationId}::uuid, gen_random_uuid(), id, 1, ${revenue.id}::uuid, '022', 'Services', 1, net, 0, net, net,
-        round(net * 0.08, 2), round(net * 0.08, 2), ${sv8.id}::uuid, 'SV8', '02', 'my_sst', 8
+      select ${organizationId}::uuid, gen_random_uuid(), id, 1, ${revenue.id}::uuid, '022', 'Services', 1, net, 0, net, round(net * fx, 2),
+        round(net * 0.08, 2), round(round(net * 0.08, 2) * fx, 2), ${sv8.id}::uuid, 'SV8', '02', 'my_sst', 8
       from bench_docs`);
     step('lines');
     await run(sql`
@@ -141,14 +153,15 @@ export async function seedListOrganization(
     step('project shares');
     await run(sql`
       create temp table bench_receipts on commit drop as
-      select b.id as document_id, b.customer_id, gen_random_uuid() as receipt_id, net + round(net * 0.08, 2) as amount, invoice_date + 20 as received_on
+      select b.id as document_id, b.customer_id, gen_random_uuid() as receipt_id, net + round(net * 0.08, 2) as amount,
+        round((net + round(net * 0.08, 2)) * fx, 2) as base_amount, currency, invoice_date + 20 as received_on
       from bench_docs b where settled`);
     await run(sql`
       insert into receipts (organization_id, id, customer_id, reference, currency, amount, base_amount, received_on, created_by)
-      select ${organizationId}::uuid, receipt_id, customer_id, 'OR-' || row_number() over (), 'MYR', amount, amount, received_on, ${owner.id}::uuid from bench_receipts`);
+      select ${organizationId}::uuid, receipt_id, customer_id, 'OR-' || row_number() over (), currency, amount, base_amount, received_on, ${owner.id}::uuid from bench_receipts`);
     await run(sql`
       insert into allocations (organization_id, invoice_id, source_kind, receipt_id, currency, amount, base_amount, effective_on, created_by)
-      select ${organizationId}::uuid, document_id, 'receipt', receipt_id, 'MYR', amount, amount, received_on, ${owner.id}::uuid from bench_receipts`);
+      select ${organizationId}::uuid, document_id, 'receipt', receipt_id, currency, amount, base_amount, received_on, ${owner.id}::uuid from bench_receipts`);
     step('receipts and allocations');
     await run(sql`
       insert into sequences (organization_id, name, last_value)

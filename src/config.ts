@@ -9,6 +9,20 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * What DATABASE_URL points at: `none` (the default), PostgreSQL itself; `pgbouncer-transaction`, a
+   * PgBouncer in transaction pooling mode (or another pooler that hands a server connection to a
+   * client for one transaction at a time). Behind such a pooler every statement goes unnamed (a named
+   * prepared statement would be looked for on whichever server connection the next transaction gets)
+   * and the migrations run over DATABASE_DIRECT_URL (their lock is held by a session).
+   */
+  DATABASE_POOLER: z.enum(['none', 'pgbouncer-transaction']).default('none'),
+  /**
+   * PostgreSQL itself, not through the pooler (postgres://...:5432/db): only the migrations at
+   * start-up use it, one connection for as long as they run. Required with
+   * DATABASE_POOLER=pgbouncer-transaction; unset otherwise, the migrations use DATABASE_URL.
+   */
+  DATABASE_DIRECT_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * What an answer goes through on its way out (routers/output-answer.ts): `fields` (the default)
@@ -19,7 +33,19 @@ const schema = z.object({
   OUTPUT_VALIDATION: z.enum(['fields', 'full', 'strict']).optional(),
   /** Secret that signs list cursors; derived per process when unset (cursors then die with it). */
   CURSOR_SECRET: z.string().min(16).optional(),
+  /** The address people reach the service at (links in e-mail, the console's own origin); unset: http://localhost:<PORT>. */
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Where e-mail goes (smtp://user:pass@host:587, smtps://...); unset on the embedded database: .eml files under DATA_DIR/mail. */
+  SMTP_URL: z.string().url().optional(),
+  /** The From of every message. */
+  MAIL_FROM: z.string().min(3).default('Finance <no-reply@localhost>'),
+  /** Password reset requests per e-mail address (known or not) per PASSWORD_RESET_WINDOW_SECONDS; the next is 429. */
+  PASSWORD_RESETS_PER_ACCOUNT: z.coerce.number().int().min(1).default(3),
+  /** Password reset requests per source address per PASSWORD_RESET_WINDOW_SECONDS; the next is 429. */
+  PASSWORD_RESETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  PASSWORD_RESET_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  /** The built console (index.html and assets/) served at `/`; unset: dist/web under the project folder. Absent folder: no console. */
+  WEB_DIST_DIR: z.string().min(1).optional(),
   /** Largest file POST /v1/documents accepts, in bytes (10 MiB by default). */
   DOCUMENT_MAX_BYTES: z.coerce.number().int().min(1).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
   /** Seed the demo on an empty database; unset: on the embedded one only (a production PostgreSQL never gets demo credentials by accident). */
@@ -120,6 +146,13 @@ const schema = z.object({
       }
       return networks;
     }),
+  /**
+   * The operator's MyInvois intermediary system (registered in the MyInvois portal): organizations that
+   * appointed the operator as their intermediary in MyTax log in with it on behalf of their own TIN
+   * (e-invoicing settings `login: intermediary`). Both or neither.
+   */
+  MYINVOIS_INTERMEDIARY_CLIENT_ID: z.string().trim().min(1).optional(),
+  MYINVOIS_INTERMEDIARY_CLIENT_SECRET: z.string().min(1).optional(),
   /** Time limit of one request to MyInvois, in milliseconds. */
   MYINVOIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   /** How often this process looks for due background jobs, in milliseconds (0: this process runs no jobs). */
@@ -219,10 +252,25 @@ const MISSING_PAYOUT_KEY =
   'is required when DATABASE_URL is set: payout account numbers are encrypted under it ' +
   '(generate one with `openssl rand -hex 32`); only the embedded database may use the derived development key';
 
+const MISSING_DIRECT_URL =
+  'is required with DATABASE_POOLER=pgbouncer-transaction: the migrations at start-up hold a session-level advisory lock ' +
+  '(so that processes starting together take turns), which a transaction pooler cannot keep; give the PostgreSQL server ' +
+  'itself (e.g. postgres://user@db-host:5432/finance), not the pooler';
+
 /** A PostgreSQL deployment is a real one: its payout fields are never encrypted under a key anyone can derive. */
 const withRules = schema.superRefine((c, ctx) => {
   if (c.DATABASE_URL && !c.PAYOUT_ENCRYPTION_KEY) {
     ctx.addIssue({ code: 'custom', path: ['PAYOUT_ENCRYPTION_KEY'], message: MISSING_PAYOUT_KEY });
+  }
+  if (c.DATABASE_POOLER !== 'none' && !c.DATABASE_URL) {
+    ctx.addIssue({ code: 'custom', path: ['DATABASE_POOLER'], message: `${c.DATABASE_POOLER} describes DATABASE_URL, which is unset (the embedded database has no pooler)` });
+  }
+  if (c.DATABASE_POOLER === 'pgbouncer-transaction' && c.DATABASE_URL && !c.DATABASE_DIRECT_URL) {
+    ctx.addIssue({ code: 'custom', path: ['DATABASE_DIRECT_URL'], message: MISSING_DIRECT_URL });
+  }
+  if (Boolean(c.MYINVOIS_INTERMEDIARY_CLIENT_ID) !== Boolean(c.MYINVOIS_INTERMEDIARY_CLIENT_SECRET)) {
+    const missing = c.MYINVOIS_INTERMEDIARY_CLIENT_ID ? 'MYINVOIS_INTERMEDIARY_CLIENT_SECRET' : 'MYINVOIS_INTERMEDIARY_CLIENT_ID';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'the intermediary client id and secret are set together (both or neither)' });
   }
 });
 

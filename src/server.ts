@@ -9,6 +9,7 @@ import { isAppError } from './lib/errors';
 import { loggerOptions, LOG_SAFETY } from './lib/logging';
 import { registerHealthRoutes } from './http/health';
 import { registerMetrics } from './http/metrics';
+import { registerConsole } from './http/console';
 import { problemForCode, problemFromError, SERVER_FAULT_DETAIL, type Problem } from './lib/problem';
 import { registerBodyChecks, registerQueryCheck } from './routers/body-parser';
 import { answerNotFound, clientErrorHandler, frameworkErrors, guardFacadeMethods, headAsGet, MAX_PARAM_LENGTH, registerEdges, ServedMethods } from './routers/http-edges';
@@ -21,7 +22,6 @@ import { registerProblemPages } from './routers/problem-pages';
 import { guardRefusedRequest } from './routers/route-guard';
 import { registerRestAdapter } from './routers/rest-adapter';
 import { appRouter } from './routers/app';
-import './services/register';
 import { createContextFactory, type Context } from './routers/context';
 import { refusalHeaders as appErrorHeaders } from './routers/middleware/response-headers';
 import { loggedFaults } from './routers/trpc';
@@ -49,7 +49,7 @@ function responseMeta(opts: { ctx?: Context; errors: readonly { cause?: unknown 
     const own = isAppError(error) ? appErrorHeaders(error) : {};
     return { status: error.status ?? problemFromError(error).status, headers: { ...refusalHeaders, ...own } };
   }
-  return { status: opts.ctx?.out.status ?? 200, headers };
+  return { status: opts.ctx?.out.status ?? 200, headers, body: opts.ctx?.out.body };
 }
 
 /**
@@ -184,7 +184,8 @@ function serverLogger(deps: AppDeps, opts: BuildServerOptions) {
 /**
  * Compression of answers above 1 KiB (gzip, deflate or brotli as the client accepts; request bodies
  * are not decompressed), and CORS only for the origins CORS_ORIGINS lists: none by default, and
- * then no Access-Control-* header is ever sent. Credentials are bearer tokens, never cookies.
+ * then no Access-Control-* header is ever sent. Other origins call with bearer tokens only: CORS never
+ * allows credentials, so the console's session cookie (SameSite=Strict besides) works from this origin alone.
  */
 async function registerTransport(app: FastifyInstance, deps: AppDeps) {
   await app.register(fastifyCompress, { global: true, threshold: COMPRESS_THRESHOLD, globalDecompression: false });
@@ -272,6 +273,9 @@ export async function buildServer(deps: AppDeps, opts: BuildServerOptions = {}):
   registerProblemPages(app);
 
   registerHealthRoutes(app, deps);
+
+  // The people's console at `/` when it is built (dist/web or WEB_DIST_DIR); the API's paths are unchanged.
+  await registerConsole(app, deps.config, (req, reply) => answerNotFound(served, req, reply), served);
 
   return app;
 }

@@ -2,20 +2,19 @@ import { parseArgs } from 'node:util';
 import { textFault } from '../lib/input-text';
 import { pino } from 'pino';
 import { loadConfig, payoutEncryptionKey, type Config } from '../config';
-import { openDatabase, type Database, type DatabaseHandle } from '../db/client';
+import { databaseOptions, openDatabase, type Database, type DatabaseHandle } from '../db/client';
 import type { AppDeps } from '../deps';
 import { AppError } from '../lib/errors';
 import { cliError, formatHuman, type CliStage } from './output';
 import { revokeApiKey, revokeSession } from '../services/access/admin';
-import { issueApiKey, issueSession, listApiKeysOf } from '../services/access/credentials';
+import { allApiKeysOf, issueApiKey, issueSession } from '../services/access/credentials';
 import { addMember, deactivateMember, getMember, listMembersPage, setMemberPassword, type MemberView } from '../services/access/members';
 import { adminContext, createOrganizationWithOwner, listAllOrganizations } from '../services/access/organization-setup';
 import { seedDemo } from '../demo/seed-demo';
 import { createRateLimits } from '../services/rate-limit/limits';
-import '../services/register';
 
 /**
- * The admin CLI (DESIGN section 10). Every command validates its arguments as the API validates
+ * The admin CLI (docs/design.md §10). Every command validates its arguments as the API validates
  * input (the same services), runs in one transaction, and with --json prints one JSON object:
  * the answer, or `{"error": {"code", "detail", "errors"?}}` with a non-zero exit code. No SQL, stack
  * or secret hash is ever printed: a fault that is not a refusal prints a generic `internal` error.
@@ -184,7 +183,7 @@ async function run(db: Database, command: string, values: Values): Promise<unkno
     }
     case 'key list': {
       const ctx = await inOrg();
-      return { keys: await listApiKeysOf(ctx, { member_id: uuidOf(values, 'member', { optional: true }) }) };
+      return { keys: await allApiKeysOf(ctx, { member_id: uuidOf(values, 'member', { optional: true }) }) };
     }
     case 'key revoke': {
       const ctx = await inOrg();
@@ -237,7 +236,7 @@ async function main(): Promise<number> {
     // Checked before the database is opened: the demo's payout channels are encrypted under it.
     payoutEncryptionKey(config);
     stage = 'database';
-    const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
+    const handle = await openDatabase({ ...databaseOptions(config), poolSize: 2 });
     try {
       await handle.migrate();
       stage = 'command';
@@ -262,7 +261,20 @@ async function main(): Promise<number> {
   }
 }
 
+/**
+ * Ends the process once what was written has left: on a pipe, stdout is written asynchronously and
+ * process.exit() would cut a long answer (`org list --json` of a large database) at 64 KiB.
+ */
+function exitAfterOutput(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
 main().then(
-  (code) => process.exit(code),
-  () => process.exit(1),
+  (code) => exitAfterOutput(code),
+  () => exitAfterOutput(1),
 );

@@ -12,6 +12,7 @@ import { guardedPostgres } from './postgres-guard';
 import { acquireEmbeddedLock } from './embedded-lock';
 import * as schema from './schema';
 import { projectPath } from '../lib/project-root';
+import type { Config } from '../config';
 
 export type Schema = typeof schema;
 /** One type for the embedded and the server database, and for a transaction of either. */
@@ -37,6 +38,13 @@ export interface OpenDatabaseOptions {
   /** A dump (PGlite `dumpDataDir`) to start the embedded database from, e.g. an already migrated template. */
   loadDataDir?: Blob;
   poolSize?: number;
+  /**
+   * What `url` points at (DATABASE_POOLER): PostgreSQL itself (`none`, the default) or a pooler in
+   * transaction mode, behind which every statement goes unnamed (see unnamedClients).
+   */
+  pooler?: DatabasePooler;
+  /** PostgreSQL itself when `url` is a pooler (DATABASE_DIRECT_URL): the migrations' session runs on it. */
+  directUrl?: string;
   /** application_name of the server connections (default APPLICATION_NAME). */
   applicationName?: string;
   /**
@@ -54,7 +62,7 @@ export interface OpenDatabaseOptions {
  * and this bounds what remains: the first PREPARED_TEXTS_MAX texts of at most PREPARED_TEXT_CHARS
  * characters are prepared, anything beyond goes as an unnamed statement (parsed and planned each
  * time, kept nowhere). The named hot-path statements (`.prepare(name)`, executePrepared) are always
- * prepared and counted in.
+ * prepared and counted in, except behind a transaction pooler, where nothing is (unnamedClients).
  */
 export const PREPARED_TEXTS_MAX = 1000;
 export const PREPARED_TEXT_CHARS = 20_000;
@@ -75,31 +83,52 @@ export function preparedTextStats(): { texts: number; chars: number } {
   return { texts: preparedTexts.size, chars: preparedChars };
 }
 
+/** DATABASE_POOLER: what a server database URL points at. */
+export type DatabasePooler = 'none' | 'pgbouncer-transaction';
+
+/**
+ * The clients (pools and their transactions) whose statements all go unnamed: those behind a
+ * transaction pooler. A named prepared statement lives in one server session; PgBouncer 1.18 in
+ * transaction mode hands the next transaction whichever server connection is free, where the name is
+ * unknown (or names another text), so none is ever created there. The hot path's named statements
+ * (executePrepared) are sent unnamed too: parsed and planned each time, as every statement is for a
+ * client of a transaction pooler.
+ */
+const unnamedClients = new WeakSet<object>();
+
 /**
  * The client with every query a named prepared statement (within preparesText's bound), in
  * transactions too. drizzle asks postgres.js for unnamed statements unless a query is given a name,
  * so PostgreSQL would parse and plan each one every time; postgres.js keeps one prepared statement
  * per connection and query text (re-preparing after a schema change on its own), and PostgreSQL
  * chooses between custom and generic plans per statement as usual (plan_cache_mode).
+ * `unnamed`: the reverse, every statement unnamed whatever the caller asks (behind a transaction pooler).
  */
-function preparing(client: postgres.Sql): postgres.Sql {
+function preparing(client: postgres.Sql, unnamed = false): postgres.Sql {
   type Unsafe = postgres.Sql['unsafe'];
-  return new Proxy(client, {
+  const proxy = new Proxy(client, {
     get(target, prop, receiver) {
       if (prop === 'unsafe') {
         return ((query: string, parameters?: unknown[], options?: object) =>
-          target.unsafe(query, parameters as never, { ...options, prepare: preparesText(query) })) as Unsafe;
+          target.unsafe(query, parameters as never, { ...options, prepare: !unnamed && preparesText(query) })) as Unsafe;
       }
       if (prop === 'begin' || prop === 'savepoint') {
         const original = Reflect.get(target, prop, receiver) as (...args: unknown[]) => unknown;
         return (...args: unknown[]) => {
           const run = args.pop() as (tx: postgres.Sql) => unknown;
-          return original.call(target, ...args, (tx: postgres.Sql) => run(preparing(tx)));
+          return original.call(target, ...args, (tx: postgres.Sql) => run(preparing(tx, unnamed)));
         };
       }
       return Reflect.get(target, prop, receiver);
     },
   });
+  if (unnamed) unnamedClients.add(proxy);
+  return proxy;
+}
+
+/** Where the configuration says the database is (the embedded one in DATA_DIR, or DATABASE_URL and what it points at). */
+export function databaseOptions(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOLER' | 'DATABASE_DIRECT_URL'>): OpenDatabaseOptions {
+  return { url: config.DATABASE_URL, dataDir: config.DATA_DIR, pooler: config.DATABASE_POOLER, directUrl: config.DATABASE_DIRECT_URL };
 }
 
 /** The name the service's connections carry (pg_stat_activity.application_name). */
@@ -108,14 +137,30 @@ export const APPLICATION_NAME = 'finance-api';
 /** Key of the session-level advisory lock migrations run under (two replicas starting at once). */
 const MIGRATION_LOCK_KEY = 7_150_250_001;
 
+/** Seconds before reconnecting after `retries` lost connections in a row: 50 ms doubling, at most 1 s. */
+export function reconnectDelaySeconds(retries: number): number {
+  return Math.min(0.05 * 2 ** retries, 1);
+}
+
 /**
  * Opens the embedded database (DATA_DIR) or, with `url`, a postgres.js pool; a server database that
  * cannot be reached throws DatabaseUnavailableError naming where and why.
  */
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (opts.url) {
+    const pooled = (opts.pooler ?? 'none') !== 'none';
     const client = guardedPostgres(opts.url, {
       max: opts.poolSize ?? 10,
+      // postgres.js waits before reconnecting a closed connection 3^n / 100 s (n counting the
+      // pool's lost connections since one last connected, up to 20 s, shared by every connection): after a burst of
+      // connections cut, every slot of the pool sat out 10 to 20 s and the requests queued behind
+      // them went unanswered. A short, bounded wait instead (50 ms doubling to 1 s), and a
+      // connection attempt given 10 s rather than 30.
+      backoff: reconnectDelaySeconds,
+      connect_timeout: 10,
+      // Behind a transaction pooler no statement is ever named (unnamedClients), drizzle's own and
+      // the driver's included.
+      ...(pooled ? { prepare: false } : {}),
       onnotice: () => {},
       connection: { application_name: opts.applicationName ?? APPLICATION_NAME },
       ...(opts.onQuery ? { debug: (_connection: number, query: string, parameters: unknown[]) => opts.onQuery!(query, parameters) } : {}),
@@ -129,13 +174,13 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       await client.end({ timeout: 1 }).catch(() => {});
       throw describeConnectionError(err, opts.url);
     }
-    const db = drizzlePostgres(preparing(client), { schema }) as unknown as Database;
+    const db = drizzlePostgres(preparing(client, pooled), { schema }) as unknown as Database;
     return {
       db,
       kind: 'postgres',
       // Migrations through the plain client: a migration's step may hold several commands, which a
       // prepared statement cannot.
-      migrate: () => migrateUnderLock(opts.url!, opts.applicationName ?? APPLICATION_NAME),
+      migrate: async () => migrateUnderLock(migrationsUrl(opts), opts.applicationName ?? APPLICATION_NAME),
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -166,9 +211,21 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
 }
 
 /**
+ * Where the migrations run: PostgreSQL itself. Behind a transaction pooler that is `directUrl`: their
+ * session-level lock and the session's statements would otherwise be spread over whichever server
+ * connections the pooler hands out, and the lock outlive its transaction on one of them.
+ */
+function migrationsUrl(opts: OpenDatabaseOptions): string {
+  if ((opts.pooler ?? 'none') === 'none') return opts.directUrl ?? opts.url!;
+  if (!opts.directUrl) throw new Error(`DATABASE_DIRECT_URL is required with DATABASE_POOLER=${opts.pooler}: the migrations need a session of their own on PostgreSQL itself`);
+  return opts.directUrl;
+}
+
+/**
  * The migrations on a dedicated connection holding a session-level advisory lock: replicas starting
  * at once on a fresh database take turns (the second finds the migrations applied), instead of racing
- * on `create extension` and the migrations table. The lock goes with the connection.
+ * on `create extension` and the migrations table. The lock goes with the connection, which is why
+ * it is one to PostgreSQL itself, never through a transaction pooler (migrationsUrl).
  */
 async function migrateUnderLock(url: string, applicationName: string): Promise<void> {
   // One connection (max 1), so the lock and every migration statement share a session.
@@ -297,7 +354,7 @@ function sendOnPostgresJs<R>(
 ): Promise<R> {
   const params = fillPlaceholders(template, values);
   runner.logger.logQuery(text, params);
-  const query = runner.client.unsafe(text, params, { prepare: preparesText(text, named) });
+  const query = runner.client.unsafe(text, params, { prepare: !unnamedClients.has(runner.client) && preparesText(text, named) });
   return Promise.resolve<unknown[]>(arrays ? query.values() : query).then(map, (e: unknown) => {
     throw new DrizzleQueryError(text, params, e as Error);
   });
@@ -312,6 +369,21 @@ export function executePrepared<T>(prepared: { execute(values?: Record<string, u
   const q = prepared as unknown as PostgresJsRunner & { queryString: string; params: unknown[]; customResultMapper?: (rows: unknown[][]) => T };
   if (!runsOnPostgresJs(q) || typeof q.queryString !== 'string' || !q.customResultMapper) return prepared.execute(values);
   return sendOnPostgresJs(q, q.queryString, q.params, values, true, q.customResultMapper as (rows: unknown[]) => T, true);
+}
+
+/**
+ * A select written once with `sql.placeholder(name)` for its values, prepared as `name` (unique in
+ * the process), its rows mapped by a mapper compiled for its columns, built once per database handle
+ * and run with the values (executePrepared): a hot read's text and mapping are not rebuilt per call.
+ *   const grantsOf = preparedSelect('engine_grants', (db) => db.select().from(t).where(eq(t.organizationId, sql.placeholder('organizationId'))));
+ *   const rows = await grantsOf(db, { organizationId });
+ */
+export function preparedSelect<R>(
+  name: string,
+  build: (db: Database) => { prepare(name: string): { execute(values?: Record<string, unknown>): Promise<R> } },
+): (db: Database, values: Record<string, unknown>) => Promise<R> {
+  const prepared = oncePerHandle((db) => withCompiledRowMapping(build(db).prepare(name)));
+  return (db, values) => executePrepared(prepared(db), values);
 }
 
 /** Runs a built query on `db` (the pool or a transaction) with its placeholders' values; rows as queryRows answers them. */
@@ -503,6 +575,11 @@ export function anyOf(column: Column, values: readonly unknown[]): SQL {
   return sql`${column} = any(${sql.param([...values])}::${sql.raw(arrayType(column))})`;
 }
 
+/** anyOf with the list as the placeholder `name` (a prepared statement's value, preparedSelect). */
+export function anyOfPlaceholder(column: Column, name: string): SQL {
+  return sql`${column} = any(${sql.placeholder(name)}::${sql.raw(arrayType(column))})`;
+}
+
 /** `column <> all($1::type[])`: anyOf's negation (an empty list excludes nothing). */
 export function noneOf(column: Column, values: readonly unknown[]): SQL {
   return sql`${column} <> all(${sql.param([...values])}::${sql.raw(arrayType(column))})`;
@@ -516,13 +593,17 @@ function arrayType(column: Column): string {
 
 /** The largest rows per multi-row insert; inserts go in chunks of a power of two up to it. */
 export const INSERT_CHUNK_MAX = 64;
+/** Rows up to this count are inserted in one chunk of exactly their count. */
+export const INSERT_CHUNK_EXACT = 8;
 
 /**
  * The rows of a multi-row insert cut into chunks, each of one shape (the same columns left to their
- * default, or null) and of a power of two rows up to INSERT_CHUNK_MAX, largest first: the insert's
- * text is one of a handful per shape (1, 2, 4, ... 64 rows) instead of one per row count, so neither
- * postgres.js's per-connection statements nor drizzle's work grows with the counts callers send.
- * Answers the chunks as lists of the rows' positions.
+ * default, or null): up to INSERT_CHUNK_EXACT rows in one chunk of their own count (a document's few
+ * lines in one statement), more in chunks of a power of two rows up to INSERT_CHUNK_MAX, largest
+ * first, the rest again as one chunk when few enough. The insert's text is one of a handful per shape
+ * (1 to 8, 16, 32, 64 rows) instead of one per row count, so neither postgres.js's per-connection
+ * statements nor drizzle's work grows with the counts callers send. Answers the chunks as lists of
+ * the rows' positions.
  */
 export function insertChunks(rows: readonly object[]): number[][] {
   const byShape = new Map<string, number[]>();
@@ -540,8 +621,10 @@ export function insertChunks(rows: readonly object[]): number[][] {
   for (const group of byShape.values()) {
     let at = 0;
     while (at < group.length) {
+      const left = group.length - at;
       let size = INSERT_CHUNK_MAX;
-      while (size > group.length - at) size /= 2;
+      if (left <= INSERT_CHUNK_EXACT) size = left;
+      else while (size > left) size /= 2;
       chunks.push(group.slice(at, at + size));
       at += size;
     }

@@ -7,8 +7,8 @@
  * catch, and the process ends. Worse, once the pool has reconnected that slot, the statement would run
  * on the new session, outside the transaction it belonged to.
  *
- * The pool reaches a connection only through `connection.execute(query)`, a property it reads at each
- * call, so the guard wraps it: a query of a transaction or reserved connection (its handler is not the
+ * The pool reaches a connection only through `connection.execute(query)` and, for a closed one,
+ * `connection.connect(query)`, properties it reads at each call, so the guard wraps them: a query of a transaction or reserved connection (its handler is not the
  * pool's own) that arrives after its connection closed is refused with CONNECTION_CLOSED, as
  * postgres.js refuses a query on a closed connection, and nothing is written. The pool's own queries
  * only ever go to open connections and pass through untouched.
@@ -30,7 +30,7 @@ interface RawConnection {
   id: number;
   queue: unknown;
   execute(q: RawQuery): boolean;
-  connect: unknown;
+  connect: (q?: RawQuery) => unknown;
   terminate: unknown;
 }
 
@@ -89,6 +89,15 @@ export function guardedPostgres(url: string, options: postgres.Options<Record<st
     const began = new WeakMap<object, number>();
     /** The close count when the pool last sent a transaction's `begin` on this connection. */
     let beginAt: number | undefined;
+    // A transaction's `begin` that finds the connection closed goes to `connect(query)` instead, and
+    // the connection runs it from inside postgres.js once connected, without passing `execute`: it is
+    // noted here, or the transaction's next statement would be taken for one of a transaction begun
+    // before the close, refused, its ROLLBACK as well, and the connection left reserved for good.
+    const connect = c.connect;
+    c.connect = (q?: RawQuery) => {
+      if (q && q.handler === poolHandler && q.options?.onexecute) beginAt = closes.get(c.id) ?? 0;
+      return connect(q);
+    };
     c.execute = (q: RawQuery) => {
       const now = closes.get(c.id) ?? 0;
       if (q.handler === poolHandler) {

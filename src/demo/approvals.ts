@@ -5,7 +5,7 @@ import type { ReferenceData } from './reference-data';
 import type { DemoOrganization } from './types';
 
 /**
- * Who approves the demo's claims (DESIGN section 17), set up by the owner through settings.*: the two
+ * Who approves the demo's claims (docs/design.md §17), set up by the owner through settings.*: the two
  * grants every organization starts with (`Line manager`: the claimant's superior signs in review;
  * `Project approvers`: each analytic account's approver signs its share in finance), a `default`
  * finance grant naming the Finance Manager's seat (the finance controller) as the project approvers'

@@ -1,6 +1,6 @@
 import type { InProcessClient } from '../client';
 import type { AppDeps } from '../deps';
-import type { ClaimAnswer } from '../routers/expenses/claims/schemas';
+import type { ClaimAnswer } from '../contract/expenses/claims';
 import { uploadDocument } from '../services/documents/upload-document';
 import { as, contextOf, daysBefore, minutesAfter } from './actors';
 import { decidedClaims } from './claims-decided';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import type { BuiltInRole } from '../domain/permissions';
-import type { updateProfileInput } from '../routers/organization/profile';
+import type { updateProfileInput } from '../contract/organization/profile';
 import { issueApiKey } from '../services/access/credentials';
 import { adminContext, createOrganizationWithOwner } from '../services/access/organization-setup';
 import { allPages, anonymous, as } from './actors';
@@ -120,7 +120,7 @@ export interface SeededOrganization {
 /** Logs the member in with their e-mail and password, as the person would; answers the session. */
 async function logIn(deps: AppDeps, member: DemoMember): Promise<string> {
   const answer = await anonymous(deps).auth.login({ email: member.email, password: member.password });
-  if (answer.member.id !== member.id) throw new Error(`demo: ${member.email} logged in as another member`);
+  if (answer.member.id !== member.id || !answer.session_token) throw new Error(`demo: ${member.email} logged in as another member, or without a token`);
   return answer.session_token;
 }
 

@@ -7,7 +7,7 @@ import type { Cast, DemoRun, OrganizationSpec, SeededOrganization } from './peop
 import type { ReferenceData } from './reference-data';
 import type { DemoCustomer, DemoEinvoicing, DemoDocument, DemoMember, DemoOrganization } from './types';
 import type { createCustomerInput } from '../routers/receivables/customers/create-customer';
-import type { createInvoiceInput } from '../routers/receivables/invoices/schemas';
+import type { createInvoiceInput } from '../contract/receivables/documents';
 import type { z } from 'zod';
 
 /**

@@ -84,7 +84,7 @@ export async function seedReferenceData(deps: AppDeps, run: DemoRun, org: Seeded
     await field('urgent', 'Urgent', 'boolean'),
   ];
 
-  // The org chart (DESIGN section 17's superior walk): Head Office with the Managing Director, the
+  // The org chart (docs/design.md §17's superior walk): Head Office with the Managing Director, the
   // Commercial Division (its director's seat vacant) over the Sales Department, whose manager left
   // the company, and the Finance Department with its manager; a vacant seat and a retired one. A
   // claimant in Sales is signed for in review by the first active holder up the chain: the director.

@@ -10,7 +10,7 @@ import type { DemoData, DemoEinvoicing, DemoOrganization } from './types';
 export type { DemoClaim, DemoCustomer, DemoData, DemoEinvoicing, DemoMember, DemoOrganization } from './types';
 
 /**
- * The demo data set (DESIGN section 10): a sandbox to try the API and the fixture black-box tests
+ * The demo data set (docs/design.md §10): a sandbox to try the API and the fixture black-box tests
  * start from. Three organizations (Acme Trading with its group sister company, Borneo Logistics, the
  * sole owner Siti Consulting), built step by step through the operations people and the administrator
  * use: `org create`, auth.login, organization.*, settings.*, receivables.*, expenses.claims.create,

@@ -1,7 +1,7 @@
 import type { BuiltInRole } from '../domain/permissions';
 
 /**
- * What `demo --json` prints (DESIGN section 10): every id and credential of the data set. The names
+ * What `demo --json` prints (docs/design.md §10): every id and credential of the data set. The names
  * are the contract scripts rely on; more keys may be added, none renamed or removed.
  */
 

@@ -1,4 +1,4 @@
-/** The approval engine's vocabulary (DESIGN section 17). */
+/** The approval engine's vocabulary (docs/design.md §17). */
 
 /** Where a grant's authority comes from: the claimant's superiors, an account's approvers, a named holder. */
 export const APPROVAL_GRANT_KINDS = ['superior', 'account_approver', 'default'] as const;

@@ -19,3 +19,11 @@ export type DecisionVia = (typeof DECISION_VIAS)[number];
 /** Kinds of payout channel a member may register. */
 export const PAYOUT_CHANNEL_KEYS = ['bank_transfer', 'duitnow'] as const;
 export type PayoutChannelKey = (typeof PAYOUT_CHANNEL_KEYS)[number];
+
+/** The kinds of DuitNow proxy id a duitnow channel is registered under. */
+export const DUITNOW_ID_TYPES = ['mobile', 'nric', 'business_reg', 'passport'] as const;
+export type DuitNowIdType = (typeof DUITNOW_ID_TYPES)[number];
+
+/** Which claims a list shows: the caller's own, those waiting for the caller's signature, or all the caller may read. */
+export const CLAIM_LIST_SCOPES = ['mine', 'to_act', 'all'] as const;
+export type ClaimListScope = (typeof CLAIM_LIST_SCOPES)[number];

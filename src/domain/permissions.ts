@@ -16,6 +16,8 @@ export const PERMISSIONS = [
   'receivables.customer.update',
   'receivables.receipt.create',
   'receivables.receipt.read',
+  // Creating and downloading journal export batches, reading the journal's trial balance and control accounts.
+  'receivables.journal.export',
   'expenses.claim.create',
   // Authority on the claim workflow's reject edge and sign-off steps; reads every claim of the organization.
   'expenses.claim.approve',
@@ -34,6 +36,10 @@ export const PERMISSIONS = [
   'organization.roles.manage',
   // Creating, changing or granting a role that carries this very permission (the owner's power).
   'organization.roles.manage_owner',
+  // Reading the organization's events (GET /v1/events).
+  'organization.events.read',
+  // Creating, changing and deleting webhook endpoints, and sending deliveries again.
+  'organization.webhooks.manage',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -60,6 +66,7 @@ export const BUILT_IN_ROLES = {
       'receivables.customer.update',
       'receivables.receipt.create',
       'receivables.receipt.read',
+      'receivables.journal.export',
       'expenses.claim.create',
       'expenses.claim.approve',
       'expenses.claim.pay',
@@ -67,6 +74,7 @@ export const BUILT_IN_ROLES = {
       'documents.create',
       READ_SETTINGS,
       'organization.settings.manage',
+      'organization.events.read',
     ],
   },
   clerk: {

@@ -3,11 +3,11 @@
 export const DOCUMENT_KINDS = ['sales_invoice', 'customer_credit_note', 'customer_debit_note'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
-/** Sort keys of the receivables document list (DESIGN section 9). */
-export const DOCUMENT_LIST_SORTS = ['created_at', 'invoice_date', 'due_on', 'gross_amount', 'reference'] as const;
+/** Sort keys of the receivables document list (docs/design.md §9). */
+export const DOCUMENT_LIST_SORTS = ['created_at', 'invoice_date', 'due_on', 'gross_amount', 'reference', 'updated_at'] as const;
 export type DocumentListSort = (typeof DOCUMENT_LIST_SORTS)[number];
 
-/** Sort keys of the customer list (DESIGN section 12); code by default. */
+/** Sort keys of the customer list (docs/design.md §12); code by default. */
 export const CUSTOMER_LIST_SORTS = ['code', 'legal_name', 'created_at'] as const;
 export type CustomerListSort = (typeof CUSTOMER_LIST_SORTS)[number];
 
@@ -18,7 +18,7 @@ export type PartyKind = (typeof PARTY_KINDS)[number];
 export const REGISTRATION_TYPES = ['brn', 'nric', 'passport', 'army'] as const;
 export type RegistrationType = (typeof REGISTRATION_TYPES)[number];
 
-/** How a customer paid (DESIGN section 16). */
+/** How a customer paid (docs/design.md §16). */
 export const RECEIPT_METHODS = ['bank_transfer', 'cheque', 'cash', 'card', 'fpx', 'duitnow', 'other'] as const;
 export type ReceiptMethod = (typeof RECEIPT_METHODS)[number];
 
@@ -34,3 +34,7 @@ export type CustomFieldRecordType = (typeof CUSTOM_FIELD_RECORD_TYPES)[number];
 
 export const TRADE_LINE_KINDS = ['delivery', 'sales_return'] as const;
 export type TradeLineKind = (typeof TRADE_LINE_KINDS)[number];
+
+/** The tax regimes a tax code may belong to (the line answers it as `tax_pack_kind`). */
+export const TAX_PACK_KINDS = ['my_sst'] as const;
+export type TaxPackKind = (typeof TAX_PACK_KINDS)[number];

@@ -8,7 +8,7 @@ import { problemForCode } from '../lib/problem';
 import { appRouter } from '../routers/app';
 
 /**
- * GET /metrics in the Prometheus text format (DESIGN section 10): requests by route template and
+ * GET /metrics in the Prometheus text format (docs/design.md §10): requests by route template and
  * status, latency histograms, the database pool and the job queue depth (also by job kind). Routes are labelled by
  * their template (`/v1/receivables/customers/{id}`, `/trpc/receivables.customers.get`), never by
  * the raw URL: an id or a client-written path never becomes a label (the series stay bounded).

@@ -6,7 +6,7 @@ import { cancelDue, pollDue, recoverDue, submitDue } from '../services/einvoicin
 import type { JobContext, JobRegistry } from './registry';
 
 /**
- * The MyInvois jobs (MYINVOIS.md point 4): one pending job per organization and kind, enqueued by
+ * The MyInvois jobs (docs/myinvois.md point 4): one pending job per organization and kind, enqueued by
  * the issuing and cancelling steps in their own transaction (services/einvoicing/outbox.ts) and by
  * each other (a submission enqueues its poll, and its recovery when a request's outcome is unknown). They commit their own steps (a row is marked
  * `sending` before the request leaves), so they run with `ownTransactions`. A sweep every

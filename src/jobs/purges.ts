@@ -2,6 +2,8 @@ import { deleteExpiredIdempotencyKeysOfAllOrganizations } from '../db/queries/id
 import { deleteUnboundFilesOfAllOrganizations } from '../db/queries/files';
 import { deleteFinishedJobs } from '../db/queries/jobs';
 import { deleteStaleLoginFailures } from '../db/queries/login-failures';
+import { deleteEventsOfAllOrganizations } from '../db/queries/events';
+import { deleteDeliveriesOfAllOrganizations } from '../db/queries/webhooks';
 import type { LoginFailureKind } from '../db/queries/login-failures';
 import { enqueue } from './queue';
 import type { JobContext, JobHandler } from './registry';
@@ -32,7 +34,7 @@ async function inBatches(ctx: JobContext, step: () => Promise<number>): Promise<
 }
 
 /**
- * Idempotency keys whose 24 hours are over (DESIGN section 7): lookups already ignore them (the key
+ * Idempotency keys whose 24 hours are over (docs/design.md §7): lookups already ignore them (the key
  * is new again, and storing it anew replaces the row), so deleting them only keeps the table small.
  */
 export const purgeIdempotencyKeys: JobHandler = async (ctx) => {
@@ -72,3 +74,15 @@ export const purgeUnboundFiles: JobHandler = async (ctx) => {
 
 /** Files are large: fewer a batch. */
 const UNBOUND_FILE_BATCH = 500;
+
+/**
+ * Events and webhook deliveries (their attempts with them) older than their retention: no list
+ * answers them any more. A delivery still pending is left to finish.
+ */
+export function purgeEvents(retentionDays: number): JobHandler {
+  return async (ctx) => {
+    const before = new Date(ctx.now.getTime() - retentionDays * 86_400_000);
+    await inBatches(ctx, () => deleteDeliveriesOfAllOrganizations(ctx.db, { before, batchSize: BATCH }));
+    await inBatches(ctx, () => deleteEventsOfAllOrganizations(ctx.db, { before, batchSize: BATCH }));
+  };
+}

@@ -2,7 +2,7 @@ import type { Database } from '../db/client';
 import { insertJob, insertJobOnce } from '../db/queries/jobs';
 
 /**
- * Enqueuing a job (DESIGN section 14). Pass the caller's transaction as `db` to write the job
+ * Enqueuing a job (docs/design.md §14). Pass the caller's transaction as `db` to write the job
  * atomically with the business change (an outbox row): a rollback leaves no job, a commit leaves
  * the change and the job that follows it up. Never runs anything itself: a JobRunner claims it.
  */

@@ -2,7 +2,7 @@ import type { Database } from '../db/client';
 import type { JobRow } from '../db/queries/jobs';
 
 /**
- * Job kinds and their handlers, and the periodic schedules (DESIGN section 14). A runner claims
+ * Job kinds and their handlers, and the periodic schedules (docs/design.md §14). A runner claims
  * only the kinds its registry knows, so a process never takes a job it cannot run.
  *
  * Adding a job is one call, where the process's registry is built (src/jobs/standard-jobs.ts):

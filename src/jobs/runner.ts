@@ -6,7 +6,7 @@ import { enqueuePeriodic } from './queue';
 import type { JobRegistry } from './registry';
 
 /**
- * Runs due jobs from the job table (DESIGN section 14). Each batch: enqueue the periodic jobs of the
+ * Runs due jobs from the job table (docs/design.md §14). Each batch: enqueue the periodic jobs of the
  * current period, claim up to `batchSize` due jobs in one statement (FOR UPDATE SKIP LOCKED, so
  * runners in any number of processes never take the same job), then run each in its own
  * transaction together with marking it done. A failure is recorded outside that transaction and

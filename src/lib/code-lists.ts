@@ -44,7 +44,7 @@ export interface TaxType {
 }
 
 export interface CountryCode {
-  /** ISO 3166-1 alpha-2: what the API speaks everywhere (DESIGN section 5). */
+  /** ISO 3166-1 alpha-2: what the API speaks everywhere (docs/design.md §5). */
   code: string;
   /** ISO 3166-1 alpha-3: what MyInvois documents carry. */
   alpha3: string;

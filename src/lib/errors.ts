@@ -23,20 +23,28 @@ export const ERROR_CATALOGUE = {
   invalid_request: { status: 400, title: 'The request is malformed' },
   // 401: no, malformed, unknown, revoked or expired credentials; session of an inactive member.
   unauthenticated: { status: 401, title: 'Not authenticated' },
+  // 401: auth.changePassword with a current password that is not the member's (the session itself stays valid).
+  current_password_wrong: { status: 401, title: 'The current password is not right' },
   // 403: authenticated, but the permission the operation needs is not held.
   forbidden: { status: 403, title: 'Permission denied' },
   // 403: a people's decision (issue, approve, pay, ...) taken with an API key: it needs a session.
   person_required: { status: 403, title: 'A person must take this decision' },
+  // 403: a request authenticated by the console's session cookie without the console's header, or from another origin or site.
+  csrf_refused: { status: 403, title: 'The session cookie may not be used from here' },
   // 403: the caller may not take this workflow edge; `refusal` in the problem names the descriptor's code.
   transition_refused: { status: 403, title: 'The transition is refused for this caller' },
   // 403: a company group changed (name, members, invitations, deactivation) by an organization other than the one that created it.
   company_group_creator_only: { status: 403, title: 'Only the organization that created the company group manages it' },
   // 404: no such record in this organization (another organization's record answers the same).
   not_found: { status: 404, title: 'Not found' },
+  // 410: an invitation or password reset link that expired or was already used.
+  link_expired: { status: 410, title: 'The link has expired or was already used' },
   // 405: the path exists but not with this method.
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   // 409: the record is in a state that does not allow this.
   conflict: { status: 409, title: 'Conflict with the current state' },
+  // 409: the event would post to a journal control account that resolves to no active account.
+  journal_account_missing: { status: 409, title: 'A journal account is missing' },
   // 409: If-Match carried a revision that is no longer current (RFC 9110 would say 412).
   revision_mismatch: { status: 409, title: 'The record has changed since you read it' },
   // 409: a role carrying organization.roles.manage_owner created, changed or granted by a member without it.
@@ -93,12 +101,16 @@ export type ErrorCode = keyof typeof ERROR_CATALOGUE;
  * tests/http/problems.test.ts requires one for every code of the catalogue.
  */
 export const WHAT_TO_DO: Partial<Record<ErrorCode, string>> = {
+  journal_account_missing: 'Choose an active account for the role the detail names (PUT /v1/journal/accounts), or reactivate the default chart account, then try again.',
   invalid_request: 'Fix the request to the operation\'s shape (the detail and errors[] name the field): valid JSON, the documented types, formats and fields only; do not retry it unchanged.',
   unauthenticated: 'Send a valid credential as Authorization: Bearer <fk_... API key or fs_... session token>; if it was revoked or expired, get a new one (a new key from an administrator, or log in again).',
+  current_password_wrong: 'Type your current password again exactly as you log in with it; after too many wrong attempts wait Retry-After seconds (the same limits as logging in).',
   forbidden: 'Use a credential whose permissions include the one this operation needs, or ask an administrator to grant it (to the member\'s roles, and to the API key).',
   person_required: 'Take this decision as a person: call with a session token (auth.login) instead of an API key.',
+  csrf_refused: 'Use the session cookie from the console\'s own pages only: send X-Requested-With: console on every request other than GET and HEAD, from this server\'s own origin; a program sends Authorization: Bearer instead.',
   transition_refused: 'Read available_transitions on the record: refusal.code and refusal.detail say why this caller may not take the edge now (another person, a band, a missing reason or state); do not retry unchanged.',
   not_found: 'Check the id and the organization of the credential: a record of another organization answers the same as one that does not exist.',
+  link_expired: 'Ask for a new link: an administrator invites you again (organization.members.invite), or request another password reset from the sign-in page.',
   storage_quota_exceeded: 'Free room first: the organization\'s stored files have reached DOCUMENT_STORAGE_QUOTA_BYTES (the detail says how much is used); files never attached are removed after a day, or ask the operator to raise the quota.',
   company_group_creator_only: 'Ask a person of the organization that created the company group (with organization.settings.manage) to make this change; your organization may only accept, decline or leave.',
   method_not_allowed: 'Use one of the methods the Allow header lists for this path.',
@@ -213,10 +225,29 @@ export function validationError(pointer: string, detail: string): AppError {
   return new AppError('validation', { detail: `${pointerLabel(pointer)}: ${detail}`, errors: [{ pointer, detail }] });
 }
 
+/** 404 `not_found` for a record that is absent or of another organization: the same answer for both (`what`: "customer"). */
+export function notFound(what: string): AppError {
+  return new AppError('not_found', { detail: `No such ${what} in this organization` });
+}
+
+/** 409 `conflict` naming the field whose value clashes with the record's current state. */
+export function conflict(pointer: string, detail: string, message?: string): AppError {
+  return new AppError('conflict', { detail: message ?? detail, errors: [{ pointer, detail }] });
+}
+
 export function pointerLabel(pointer: string): string {
   return pointer.replace(/^\//, '').replace(/\//g, '.') || '(body)';
 }
 
 export function isAppError(e: unknown): e is AppError {
   return e instanceof AppError;
+}
+
+/**
+ * The answer to a request whose database connection was lost under it (the database restarted or
+ * ended the connection): 503 with Retry-After, since the same request shortly after finds the pool
+ * connected again. A write sent again with its Idempotency-Key is answered once either way.
+ */
+export function databaseUnavailable(cause: unknown): AppError {
+  return new AppError('unavailable', { detail: 'The connection to the database was lost during the request; retry it', retryAfterSeconds: 1, cause });
 }

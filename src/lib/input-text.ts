@@ -1,5 +1,5 @@
 /**
- * What every input value must be before a schema or the database sees it (DESIGN section 6: 400
+ * What every input value must be before a schema or the database sees it (docs/design.md §6: 400
  * naming the field): text the database can store and that is what was sent (no NUL, no lone
  * surrogate), no key that names an object's prototype, nested at most MAX_NESTING deep. Pure; the
  * HTTP edge (routers/body-parser.ts) and the procedure pipeline (routers/trpc.ts, checkedInput) call it.

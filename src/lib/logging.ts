@@ -1,5 +1,5 @@
 /**
- * What the service's logs may carry (DESIGN section 10): never a secret, a token hash or an SQL
+ * What the service's logs may carry (docs/design.md §10): never a secret, a token hash or an SQL
  * parameter. Database errors (drizzle's DrizzleQueryError, postgres.js's PostgresError, PGlite's
  * DatabaseError) carry the statement and its parameters (names, TINs, e-mails, token hashes) in
  * their message, `params`, `query`, `parameters` and `detail`; they are logged by what identifies

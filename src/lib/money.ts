@@ -11,8 +11,8 @@
  * minor units.
  */
 import Decimal from 'decimal.js';
-import { z } from 'zod';
 import { currencyMinorUnits } from './code-lists';
+import { DECIMAL_PATTERN } from './decimal-string';
 
 export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 /** Instance type of `Dec` (the same class shape as decimal.js `Decimal`). */
@@ -21,15 +21,7 @@ export type Dec = Decimal;
 /** A value accepted where a decimal is expected: a Decimal or a decimal string. */
 export type DecimalLike = Decimal | string;
 
-/** Accepted shape of decimal strings: optional minus, digits, optional fraction. No exponent, no "+", no ".5". */
-export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
-
-export const DECIMAL_MESSAGE = 'must be a decimal string such as "12.50"';
-
-/** zod schema for a decimal string (see DECIMAL_PATTERN). */
-export function decimalString() {
-  return z.string().regex(DECIMAL_PATTERN, DECIMAL_MESSAGE);
-}
+export { DECIMAL_MESSAGE, DECIMAL_PATTERN, decimalString } from './decimal-string';
 
 export class UnknownCurrencyError extends Error {
   constructor(readonly currency: string) {
@@ -100,7 +92,7 @@ function truncatedAmount(value: string, places: number): string | undefined {
   return places > 0 ? `${sign}${whole}.${kept}` : `${sign}${whole}`;
 }
 
-/** Places a unit price may have, whatever the currency (DESIGN section 4: fuel at RM 2.055 a litre). */
+/** Places a unit price may have, whatever the currency (docs/design.md §4: fuel at RM 2.055 a litre). */
 export const UNIT_PRICE_MAX_PLACES = 6;
 
 /**

@@ -34,6 +34,11 @@ export class Refusals {
     return this.errors.length === 0;
   }
 
+  /** The faults collected so far, in the order found (a preview answers them instead of throwing). */
+  get faults(): readonly FieldError[] {
+    return this.errors;
+  }
+
   /** Throws the collected refusals as one 422 (or the chosen code); does nothing when none. */
   throwIfAny(): void {
     if (this.errors.length) throw refusal(this.code, this.errors);
@@ -53,7 +58,7 @@ export function refuse(pointer: string, detail: string, code: ErrorCode = 'valid
 // Shared rule checks, called by invoices, claims and reference data alike so they cannot drift.
 
 /**
- * What the columns hold (DESIGN section 4: a value out of range is 422): amounts are numeric(20,4),
+ * What the columns hold (docs/design.md §4: a value out of range is 422): amounts are numeric(20,4),
  * rates, quantities and percentages numeric(24,10). The bounds leave a digit of headroom.
  */
 export const RANGE = {
@@ -123,7 +128,7 @@ export function amountInCurrency(
 }
 
 /**
- * A unit price (DESIGN section 4): up to 6 decimal places whatever the currency, not negative, and
+ * A unit price (docs/design.md §4): up to 6 decimal places whatever the currency, not negative, and
  * within what the column holds (|price| < 10^15). What is rounded to the currency is the line's
  * net amount, not the price.
  */

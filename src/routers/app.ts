@@ -1,12 +1,15 @@
 import { authRouter } from './auth/router';
+import { bankStatementsRouter } from './receivables/bank-statements/router';
 import { documentsRouter } from './documents/router';
 import { claimsRouter } from './expenses/claims/router';
 import { meRouter } from './me/router';
 import { customersRouter } from './receivables/customers/router';
 import { invoicesRouter } from './receivables/invoices/router';
 import { receiptsRouter } from './receivables/receipts/router';
+import { reportsRouter } from './receivables/reports/router';
 import { organizationRouter } from './organization/router';
 import { settingsRouter } from './settings/router';
+import { journalRouter } from './journal/router';
 import { installOutputAnswers } from './output-answer';
 import { router } from './trpc';
 
@@ -15,10 +18,13 @@ export const appRouter = router({
     customers: customersRouter,
     invoices: invoicesRouter,
     receipts: receiptsRouter,
+    reports: reportsRouter,
+    bankStatements: bankStatementsRouter,
   }),
   expenses: router({
     claims: claimsRouter,
   }),
+  journal: journalRouter,
   organization: organizationRouter,
   auth: authRouter,
   settings: settingsRouter,

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps';
 import type { Database } from '../db/client';
 import type { Principal } from '../services/access/principal';
 import { noteCaller } from './request-log';
+import { cookieRequest, type CookieRequest } from './session-cookie';
 import { serviceContext, type OrganizationSettings, type ServiceContext } from '../services/context';
 
 /**
@@ -13,11 +14,15 @@ import { serviceContext, type OrganizationSettings, type ServiceContext } from '
 export interface ResponseOut {
   status?: number;
   headers: Record<string, string>;
+  /** A text or binary answer in place of the JSON one (a report as CSV or PDF), with its Content-Type among `headers`; REST only. */
+  body?: string | Buffer;
 }
 
 export interface RequestInfo {
   /** Raw `Authorization` header value. */
   authorization?: string;
+  /** The console's session cookie and whether this request may act through it (session-cookie.ts); HTTP only. */
+  cookie?: CookieRequest;
   /** Raw `Idempotency-Key` header value. */
   idempotencyKey?: string;
   /** Raw `If-Match` header value. */
@@ -57,6 +62,7 @@ export function createContextFactory(deps: AppDeps, transport: 'rest' | 'trpc') 
     deps,
     db: deps.db,
     authorization: header(req, 'authorization'),
+    cookie: cookieRequest(req, deps.config),
     idempotencyKey: header(req, 'idempotency-key'),
     ifMatch: header(req, 'if-match'),
     ip: req.ip,

@@ -1,5 +1,5 @@
 /**
- * The edges every path shares (DESIGN section 6): fastify's router errors, 404 and 405 with
+ * The edges every path shares (docs/design.md §6): fastify's router errors, 404 and 405 with
  * `Allow`, 414, and HEAD only where GET is served (with GET's authentication). Every one of them
  * answers a problem object with the request id; none reaches a procedure or a service.
  */
@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { isLostConnection } from '../db/errors';
+import { databaseUnavailable } from '../lib/errors';
 import { problemForCode, SERVER_FAULT_DETAIL } from '../lib/problem';
 import { codeForStatus, sendProblem } from './problem-reply';
 
@@ -36,6 +38,12 @@ export function pathPattern(template: string): RegExp {
  */
 export class ServedMethods {
   private readonly entries: { pattern: RegExp; methods: Set<string> }[] = [];
+  /**
+   * What answers a request no route matched before it is a 404 (the console's index.html for a deep
+   * link a browser asks for); answers whether it took the request. A fallback, not a `/*` route, so
+   * the router's own refusals (414 for a path parameter too long) and the metrics' `unmatched` stay.
+   */
+  fallback?: (req: FastifyRequest, reply: FastifyReply) => boolean;
 
   add(template: string, methods: readonly string[]) {
     this.entries.push({ pattern: pathPattern(template), methods: new Set(methods.map((m) => m.toUpperCase())) });
@@ -79,6 +87,7 @@ function methodNotAllowed(req: FastifyRequest, reply: FastifyReply, allow: strin
 
 /** What an unmatched request answers: 405 with Allow when the path exists with other methods, else 404. */
 export function answerNotFound(served: ServedMethods, req: FastifyRequest, reply: FastifyReply) {
+  if (served.fallback?.(req, reply)) return reply;
   const allow = served.allowed(pathOf(req));
   if (allow && !allow.includes(req.method)) return methodNotAllowed(req, reply, allow);
   return sendProblem(req, reply, problemForCode('not_found', 'No such resource'));
@@ -142,6 +151,11 @@ export function registerEdges(app: FastifyInstance, served: ServedMethods) {
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status === 500 && isLostConnection(error)) {
+      req.log.error({ err: error, requestId: String(req.id), status: 503 }, 'request failed');
+      const lost = databaseUnavailable(error);
+      return sendProblem(req, reply.header('retry-after', String(lost.retryAfterSeconds)), problemForCode('unavailable', lost.detail));
+    }
     if (status >= 500) {
       req.log.error({ err: error, requestId: String(req.id), status }, 'request failed');
       return sendProblem(req, reply, problemForCode('internal', SERVER_FAULT_DETAIL));

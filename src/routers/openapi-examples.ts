@@ -25,6 +25,8 @@ const DECIMALS: Record<string, string> = {
   amount: '1060.00',
   allocated: '1060.00',
   bank_charged_amount: '212.40',
+  days: '67.50',
+  days_counted: '30.00',
   base_amount: '1060.00',
   discount_amount: '0.00',
   exchange_difference: '0.00',
@@ -53,6 +55,7 @@ const DATES: Record<string, string> = {
   invoice_date: '2026-01-15',
   invoice_date_from: '2026-01-01',
   invoice_date_to: '2026-01-31',
+  as_of: '2026-03-31',
   due_on: '2026-02-14',
   effective_on: '2026-01-01',
   expense_date: '2026-01-12',
@@ -77,6 +80,7 @@ const TEXTS: Record<string, string> = {
   code: 'CUST-0042',
   country_code: 'MY',
   currency: 'MYR',
+  base_currency: 'MYR',
   original_currency: 'MYR',
   customer_reference: 'PO-2026-0193',
   description: 'Consulting services, January 2026',
@@ -119,6 +123,7 @@ const TEXTS: Record<string, string> = {
   tax_code: 'SV-6',
   tax_exemption_reason: 'Exempt supply under the Service Tax Act 2018',
   tax_pack_kind: 'sst',
+  tax_type: '02',
   tin: 'C2584563200',
   title: 'Client visit to Penang, January 2026',
   type: 'invoice',
@@ -147,6 +152,8 @@ const TEXTS: Record<string, string> = {
   'duplicate_claim_references.item': 'EC-2026-0007',
   'eligible.item': 'receipt',
   'project_names.item': 'Klang Valley rollout',
+  'bucket_keys.item': 'days_1_30',
+  applied_to: 'INV-2026-0001',
 };
 
 /** Integers: [example, minimum, maximum]. Others get the PostgreSQL integer range they are stored in. */

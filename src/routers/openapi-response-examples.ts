@@ -59,6 +59,7 @@ function receivablesShapes(base: Json) {
     revision: 1,
     reference: null,
     issued_at: null,
+    updated_at: '2026-01-15T09:58:40.000Z',
     reason: null,
     original_invoice_id: null,
     legacy_reference: null,
@@ -86,6 +87,7 @@ function receivablesShapes(base: Json) {
     revision: 3,
     reference: 'INV-2026-00001',
     issued_at: '2026-01-15T10:02:11.000Z',
+    updated_at: '2026-02-10T08:15:00.000Z',
     buyer: base.buyer,
     seller: base.seller,
     outstanding: '560.00',
@@ -126,6 +128,7 @@ function receivablesShapes(base: Json) {
     reference: 'CN-2026-00001',
     revision: 2,
     issued_at: '2026-01-20T14:40:00.000Z',
+    updated_at: '2026-01-20T14:45:00.000Z',
     reason: 'Goods returned by the customer',
     original_invoice_id: issuedId,
     net_total: '100.00',
@@ -222,6 +225,15 @@ function claimShapes(base: Json) {
     return: transition('return', 'draft', 'source', true, labels('Return to the claimant', 'Kembalikan kepada penuntut', '退回申请人'), true),
     reject: transition('reject', 'rejected', 'source', true, labels('Reject', 'Tolak', '拒绝'), true),
     pay: transition('pay', 'paid', 'source', true, labels('Pay', 'Bayar', '支付'), false),
+    // Not allowed here: the example's lines are not bank-charged, so there is no bank figure to refer.
+    refer_difference: transition(
+      'refer_difference',
+      'difference',
+      'source',
+      false,
+      labels('Refer the bank difference for approval', 'Rujuk perbezaan bank untuk kelulusan', '提交银行差额审批'),
+      true,
+    ),
   };
   const answer = (claim: Json, rest: Json) => ({ claim: { ...claimBase, ...claim }, lines, decisions: [], settlements: [], signoffs: [], available_transitions: [], ...rest });
   return {
@@ -241,7 +253,7 @@ function claimShapes(base: Json) {
       summary: 'Approved: every sign-off signed, waiting to be paid',
       value: answer({ state: 'approved', semantic: 'committed', revision: 6, submitted_at: '2026-01-12T09:30:00.000Z' }, {
         decisions: [submit, decision('review', 'finance', APPROVER, 'grant', '2026-01-12T11:00:00.000Z'), decision('finance', 'approved', FINANCE, 'grant', '2026-01-13T10:00:00.000Z')],
-        available_transitions: [t.pay],
+        available_transitions: [t.pay, t.refer_difference],
       }),
     },
     paid: {

@@ -8,7 +8,7 @@ import { ALLOWED_TYPES } from '../services/documents/file-types';
 import { addExamples, addRequestExamples, exampleUuid } from './openapi-examples';
 import { addResponseExamples } from './openapi-response-examples';
 import { guideSections, PRODUCT_NAME } from './api-guide';
-import { uploadedDocumentJsonSchema } from './documents/schemas';
+import { uploadedDocumentJsonSchema } from '../contract/documents';
 import type { Meta } from './trpc';
 
 type Json = Record<string, any>;
@@ -17,7 +17,7 @@ export const API_VERSION = '1.0.0';
 
 /** Which error statuses each operation can answer, beyond the ones every authenticated operation has. */
 function errorStatuses(method: string, path: string, meta?: Meta): number[] {
-  const statuses = [400, 401, 403, 429, 500];
+  const statuses = [400, 401, 403, 429, 500, 503];
   if (path.includes('{')) statuses.push(404);
   if (meta?.requiresRevision) statuses.push(409, 428);
   if (method === 'post' || method === 'put' || method === 'patch' || method === 'delete') statuses.push(409, 413, 415, 422);
@@ -37,6 +37,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   422: 'Well-formed but refused by a rule; `code` says which (`validation`, `idempotency_key_required` when a write made with an API key has no Idempotency-Key or one longer than 255 characters, ...).',
   429: 'A rate limit was reached (`rate_limited`): the API key\'s, its organization\'s, or the source address\'s after repeated failed authentication. Retry after Retry-After seconds.',
   500: 'A fault of the service; `instance` carries the request id to quote.',
+  503: 'The database connection was lost during the request (`unavailable`): retry after Retry-After seconds; a write sent again with its Idempotency-Key is answered once.',
 };
 
 type AnyRouter = typeof appRouter;
@@ -157,8 +158,17 @@ const TAGS = [
     description: 'Invoices, credit notes and debit notes: drafts, issue, the e-invoice status at LHDN MyInvois, attachments and the PDF.',
   },
   { name: 'Receipts', description: 'Money received from customers and its allocation to their open documents.' },
+  { name: 'Bank statements', description: "Bank statement CSVs read with each bank account's column mapping, their lines stored once, and each credit matched to the invoices it pays." },
+  { name: 'Receivables reports', description: 'Aged receivables and collection figures as at any day, rebuilt from the documents and allocations of that day.' },
   { name: 'Expense claims', description: 'Claims of what members spent for the organization: lines, approval, settlement and sign-off.' },
   { name: 'Documents', description: 'Uploaded files (receipts, supporting documents) that records bind as attachments.' },
+  { name: 'Settings', description: "The organization's reference data an integrator prepares documents with: accounts and tax codes (read only here)." },
+  { name: 'Events', description: 'What happened in the organization in the last 30 days: thin events naming the record and its revision.' },
+  { name: 'Webhook endpoints', description: 'Where events are sent, signed as Standard Webhooks; each endpoint’s deliveries and their attempts.' },
+  {
+    name: 'Journal',
+    description: "Balanced journal entries of every invoice, receipt and claim, exported in numbered batches in the layouts SQL Account, AutoCount and Xero import; the control accounts they post to and the trial balance.",
+  },
 ];
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -253,6 +263,8 @@ export function buildOpenApiDocument(opts: { serverUrl?: string; rateLimits?: Ra
   addUploadOperation(doc);
   addContentOperation(doc);
   addInvoicePdfOperation(doc);
+  addStatementAndReceiptPdfOperations(doc);
+  addCsvAnswer(doc, '/receivables/reports/ageing');
 
   // Every operation needs a credential: say it once for the document (operations repeat it).
   doc.security = [{ bearer: [] }];
@@ -285,7 +297,7 @@ function addUploadOperation(doc: Json) {
       content: { 'application/json': { schema: ref('schemas', 'UploadedDocument') } },
     },
   };
-  for (const s of [400, 401, 403, 409, 413, 415, 422, 429, 500]) responses[String(s)] = ref('responses', `Problem${s}`);
+  for (const s of [400, 401, 403, 409, 413, 415, 422, 429, 500, 503]) responses[String(s)] = ref('responses', `Problem${s}`);
   doc.paths ??= {};
   doc.paths['/documents'] = {
     post: {
@@ -329,6 +341,8 @@ interface BinaryOperation {
   headers?: Json;
   content: Json;
   problems: number[];
+  /** Query parameters beside the path's id. */
+  query?: Json[];
 }
 
 /**
@@ -360,7 +374,7 @@ function addBinaryOperation(doc: Json, op: BinaryOperation) {
       description: op.description,
       tags: [op.tag],
       security: [{ bearer: [] }],
-      parameters: [{ name: 'id', in: 'path', required: true, description: op.idDescription, schema: { type: 'string', format: 'uuid' } }],
+      parameters: [{ name: 'id', in: 'path', required: true, description: op.idDescription, schema: { type: 'string', format: 'uuid' } }, ...(op.query ?? [])],
       responses,
     },
   };
@@ -382,8 +396,26 @@ function addContentOperation(doc: Json) {
     contentDispositionExample: `attachment; filename="receipt-2026-01-12.pdf"; filename*=UTF-8''receipt-2026-01-12.pdf`,
     headers: { 'X-Content-Type-Options': { description: 'Always `nosniff`', schema: { type: 'string', enum: ['nosniff'] } } },
     content: Object.fromEntries(ALLOWED_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
-    problems: [400, 401, 404, 429, 500],
+    problems: [400, 401, 404, 429, 500, 503],
   });
+}
+
+/** A report that also answers text/csv with format=csv (the procedure sets the body; rest-adapter.ts). */
+function addCsvAnswer(doc: Json, path: string) {
+  const ok = doc.paths?.[path]?.get?.responses?.['200'];
+  if (!ok) return;
+  const csv =
+    'customer_code,legal_name,is_group_company,currency,current,days_1_30,days_31_60,days_61_90,days_91_120,over_120,total,total_base,base_currency\r\n' +
+    'CUST-0042,Syarikat Contoh Sdn. Bhd.,false,MYR,1060.00,0.00,0.00,0.00,0.00,0.00,1060.00,1060.00,MYR\r\n' +
+    'TOTAL,,,,,,,,,,,1060.00,MYR\r\n';
+  ok.content = {
+    ...ok.content,
+    'text/csv': { schema: { type: 'string', description: 'With format=csv: a header line, one line per customer and currency, a TOTAL line', examples: [csv] } },
+  };
+  ok.headers = {
+    ...ok.headers,
+    'Content-Disposition': { description: 'With format=csv: `attachment; filename="ageing-<as_of>.csv"`', schema: { type: 'string', examples: ['attachment; filename="ageing-2026-03-31.csv"'] } },
+  };
 }
 
 /** GET /receivables/invoices/{id}/pdf (receivables/invoices/pdf-route.ts): the document as a PDF. */
@@ -403,6 +435,48 @@ function addInvoicePdfOperation(doc: Json) {
     contentDisposition: '`inline; filename="<reference>.pdf"`; a draft, which has no number yet, is named by its id',
     contentDispositionExample: 'inline; filename="INV-2026-0001.pdf"',
     content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
-    problems: [400, 401, 403, 404, 429, 500],
+    problems: [400, 401, 403, 404, 429, 500, 503],
+  });
+}
+
+/** GET /receivables/customers/{id}/statement/pdf and /receivables/receipts/{id}/pdf (receivables/invoices/pdf-route.ts). */
+function addStatementAndReceiptPdfOperations(doc: Json) {
+  const day = (description: string) => ({ type: 'string', format: 'date', description });
+  addBinaryOperation(doc, {
+    path: '/receivables/customers/{id}/statement/pdf',
+    operationId: 'getCustomerStatementPdf',
+    summary: "A customer's statement as a PDF",
+    description:
+      'The statement GET /receivables/customers/{id}/statement answers, as a bilingual (English / Bahasa Malaysia) PDF: open items as at `to` ' +
+      'with days overdue, the overdue part and the closing balance, or the activity from `from` to `to` with opening, running and closing balance; ' +
+      'names in Chinese and Tamil print as written. The same query, the same refusals. Permission: receivables.invoice.read.',
+    tag: 'Customers',
+    idDescription: 'The customer',
+    answer: 'The statement as a PDF',
+    contentDisposition: '`inline; filename="statement-<customer code>-<to>.pdf"`',
+    contentDispositionExample: 'inline; filename="statement-CUST-0042-2026-03-31.pdf"',
+    content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+    problems: [400, 401, 403, 404, 422, 429, 500, 503],
+    query: [
+      { name: 'type', in: 'query', required: false, description: 'open_items (default) or activity', schema: { type: 'string', enum: ['open_items', 'activity'] } },
+      { name: 'from', in: 'query', required: false, description: 'activity only: the first day; the first of the month of `to` by default', schema: day('YYYY-MM-DD') },
+      { name: 'to', in: 'query', required: false, description: "The last day; the organization's today by default, never after it", schema: day('YYYY-MM-DD') },
+    ],
+  });
+  addBinaryOperation(doc, {
+    path: '/receivables/receipts/{id}/pdf',
+    operationId: 'getReceiptPdf',
+    summary: 'The official receipt as a PDF',
+    description:
+      'The official receipt (Resit Rasmi) for a receipt, in English and Bahasa Malaysia: the organization, the customer, the amount, the day ' +
+      'received and the method, each document it settled (the allocations that count, neither reversed nor a reversal) and what it left on account. ' +
+      'Permission: receivables.receipt.read.',
+    tag: 'Receipts',
+    idDescription: 'The receipt',
+    answer: 'The official receipt as a PDF',
+    contentDisposition: '`inline; filename="receipt-<reference>.pdf"`',
+    contentDispositionExample: 'inline; filename="receipt-OR-2026-0001.pdf"',
+    content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+    problems: [400, 401, 403, 404, 429, 500, 503],
   });
 }

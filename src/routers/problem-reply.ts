@@ -1,5 +1,5 @@
 /**
- * One way to answer an error over HTTP: the problem object (DESIGN section 6) with the request id,
+ * One way to answer an error over HTTP: the problem object (docs/design.md §6) with the request id,
  * as application/problem+json. Used by the /v1 facade and by the edges every other path shares
  * (fastify's router errors, 404, 405, 414, /problems pages).
  */

@@ -35,6 +35,14 @@ export function decisionProcedure(permission: Permission) {
  */
 export const workflowDecisionProcedure = authedProcedure.meta({ decision: true }).use(requirePerson).use(writeTransaction);
 
+/**
+ * A read only a person may make (a session; an API key is 403 `person_required`), with this
+ * permission: what an integration must not see about credentials (the organization's API keys).
+ */
+export function personReadProcedure(permission: Permission) {
+  return authedProcedure.use(requirePerson).use(requirePermission(permission));
+}
+
 /** Any caller signed in as a person (a session); an API key is 403 `person_required`. No permission needed. */
 export const sessionProcedure = authedProcedure.use(requirePerson);
 
@@ -50,3 +58,8 @@ export const settingsWriteProcedure = writeProcedure('organization.settings.mana
  * (API key: 403 person_required), as member and role changes are. Reads stay settingsReadProcedure.
  */
 export const settingsDecisionProcedure = decisionProcedure('organization.settings.manage');
+
+/** A read only a person with a session may make, with `permission` (API key: 403 `person_required`). */
+export function sessionReadProcedure(permission: Permission) {
+  return authedProcedure.use(requirePerson).use(requirePermission(permission));
+}

@@ -1,5 +1,5 @@
 /**
- * The request lines of the log (DESIGN section 10): one when a request comes in, one when its answer
+ * The request lines of the log (docs/design.md §10): one when a request comes in, one when its answer
  * is sent, the latter naming who did it (organization, member, credential) once authentication
  * narrowed the caller.
  */

@@ -118,7 +118,7 @@ export interface RestAdapterOptions<TContext> {
     data: unknown[];
     errors: TRPCError[];
     eagerGeneration: boolean;
-  }) => { status?: number; headers?: Record<string, string> } | undefined;
+  }) => { status?: number; headers?: Record<string, string>; body?: string | Buffer | undefined } | undefined;
   onError?: (opts: { error: TRPCError; type: string; path: string | undefined; input: unknown; ctx: TContext | undefined; req: FastifyRequest }) => void;
 }
 
@@ -196,7 +196,7 @@ export function registerRestAdapter<TContext>(app: FastifyInstance, opts: RestAd
   const { router, createContext, responseMeta, onError } = opts;
   const operations: Operation[] = [];
 
-  const send = (reply: FastifyReply, status: number, headers: Record<string, string>, text: string | undefined) => {
+  const send = (reply: FastifyReply, status: number, headers: Record<string, string>, text: string | Buffer | undefined) => {
     reply.code(status).header('content-type', 'application/json');
     for (const [key, value] of Object.entries(headers)) if (value !== undefined) reply.header(key, value);
     return reply.send(text);
@@ -228,7 +228,8 @@ export function registerRestAdapter<TContext>(app: FastifyInstance, opts: RestAd
       // The answer as its output schema has it, written in one walk (a failure is the output validator's 500).
       const text = op.answerText(data);
       const meta = responseMeta({ type: op.type, paths: [op.path], ctx, data: [data], errors: [], eagerGeneration: true });
-      return send(reply, meta?.status ?? 200, meta?.headers ?? {}, text);
+      // A procedure may answer text or bytes of another type (a report as CSV or PDF): its Content-Type is among the headers.
+      return send(reply, meta?.status ?? 200, meta?.headers ?? {}, meta?.body ?? text);
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       const type = op?.type ?? 'unknown';

@@ -8,6 +8,7 @@ import type { Principal } from '../services/access/principal';
 import { runWrite } from '../services/idempotency/write-transaction';
 import { isAppError } from '../lib/errors';
 import { noteCaller } from './request-log';
+import { cookieRequest, requestCredential, withClearedCookie } from './session-cookie';
 import { answerOfHeaders, rateLimitHeaders, refusalHeaders, replayHeaders } from './middleware/response-headers';
 
 /** Requests already counted by guardRoute (a refusal later in the route must not count them again). */
@@ -26,9 +27,15 @@ export async function guardRoute(deps: AppDeps, req: FastifyRequest, reply: Fast
 /** guardRoute answering the organization's settings with the principal (what a service context needs). */
 export async function guardRouteAuthenticated(deps: AppDeps, req: FastifyRequest, reply: FastifyReply): Promise<Authenticated> {
   guarded.add(req);
+  const cookie = cookieRequest(req, deps.config);
   try {
-    const authorization = req.headers.authorization;
-    const { principal, org, rateLimit } = await guardRequest({ db: deps.db, rateLimits: deps.rateLimits, now: deps.now }, { authorization, ip: req.ip });
+    // The Authorization header, or else the console's session cookie (403 csrf_refused when the request may not use it).
+    const credential = requestCredential({ authorization: req.headers.authorization, cookie });
+    const { principal, org, rateLimit } = await guardRequest({ db: deps.db, rateLimits: deps.rateLimits, now: deps.now }, { authorization: credential.authorization, ip: req.ip }).catch(
+      (e: unknown) => {
+        throw credential.viaCookie ? withClearedCookie(e, cookie) : e;
+      },
+    );
     noteCaller(req, principal);
     if (rateLimit) reply.headers(rateLimitHeaders(rateLimit));
     return { principal, org };

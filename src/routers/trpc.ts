@@ -2,7 +2,8 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { AppError, pointerLabel } from '../lib/errors';
+import { isLostConnection } from '../db/errors';
+import { AppError, databaseUnavailable, pointerLabel } from '../lib/errors';
 import { problemFromError, type Problem } from '../lib/problem';
 import { checkedInput } from '../lib/input-text';
 import { inputError, pointerFor } from '../lib/zod-errors';
@@ -54,6 +55,7 @@ function convertFailure(error: TRPCError, rawInput: unknown, at: { meta: Meta | 
   let converted: TRPCError;
   if (error instanceof AppError) converted = error;
   else if (error.code === 'BAD_REQUEST' && error.cause instanceof z.ZodError) converted = inputError(error.cause, locator(at.meta), rawInput);
+  else if (isLostConnection(error.cause ?? error)) converted = databaseUnavailable(error.cause ?? error);
   else converted = error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR' ? error : new AppError('internal', { cause: error.cause ?? error });
   const status = converted instanceof AppError ? converted.status : problemFromError(converted).status;
   if (status >= 500) {

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client';
-import { findCustomFieldDefinitions } from '../db/queries/reference-data';
+import { findCustomFieldDefinitions } from '../db/queries/custom-field-definitions';
 import type { FieldError } from '../lib/errors';
 import { DECIMAL_PATTERN } from '../lib/money';
 

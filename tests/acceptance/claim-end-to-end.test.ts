@@ -146,8 +146,8 @@ describe('a claim from filing to payout through the approval engine', { timeout:
       expect(descriptor('approve', hafizView)).toEqual({
         action_key: 'approve', to: 'finance', gate: 'advance', allowed: true, labels: { en: 'Approve', ms: 'Luluskan', zh: '批准' }, requires_reason: false,
         signs: [
-          { account_code: 'P-ALPHA', account_name: 'Alpha Bridge', amount: '554.51', analytic_account_id: alpha.id, axis_id: projects.id },
-          { account_code: 'P-ZETA', account_name: 'Zeta Tower', amount: '1236.00', analytic_account_id: zeta.id, axis_id: projects.id },
+          { account_code: 'P-ALPHA', account_name: 'Alpha Bridge', amount: '554.51', analytic_account_id: alpha.id, axis_id: projects.id, authority_member_id: hafiz.id, via: 'grant' },
+          { account_code: 'P-ZETA', account_name: 'Zeta Tower', amount: '1236.00', analytic_account_id: zeta.id, axis_id: projects.id, authority_member_id: hafiz.id, via: 'grant' },
         ],
       });
       expect((await as(hafiz.token).expenses.claims.list({ scope: 'to_act' })).claims.map((c: Any) => [c.id, c.your_share])).toEqual([[id, '1790.51']]);
@@ -183,7 +183,7 @@ describe('a claim from filing to payout through the approval engine', { timeout:
       const farahSigned = { actor_member_id: farah.id, authority_member_id: farah.id, decided_at: iso, from: 'finance', to: 'approved', reason: '', via: 'escalation' };
       expect(answer.decisions).toEqual([submit, reviewed, tanSigned, farahSigned]);
       expect(answer.signoffs).toEqual([]);
-      expect(answer.available_transitions.map((d: Any) => [d.action_key, d.allowed])).toEqual([['pay', true]]);
+      expect(answer.available_transitions.map((d: Any) => [d.action_key, d.allowed])).toEqual([['pay', true], ['refer_difference', false]]);
 
       // Kumar pays to her preferred channel: the settlement is the total, masked.
       answer = await as(kumar.token, answer.claim.revision).expenses.claims.pay({ id });

@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { claimLines, claims } from '../../src/db/schema';
 import { fileTestClaim } from '../factories/claim-filing';
 import { addClaimLine } from '../factories/claims';
-import { createExpenseCategory } from '../../src/services/expenses/reference-data';
+import { createExpenseCategory } from '../factories/setup';
 import { createTestMember } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 import { BUYER, useMyinvois, type MyinvoisHarness, type MyinvoisWorld } from '../helpers/myinvois-world';
 import { envelopeEntry, inv, minimalInvoice } from '../myinvois-simulator/helpers';
 
 /**
- * Claim lines backed by a supplier's e-invoice to the company (MYINVOIS.md point 7): the check job
+ * Claim lines backed by a supplier's e-invoice to the company (docs/myinvois.md point 7): the check job
  * reads the document at LHDN as its receiver and sets `einvoice_validated_at` only when it is a
  * valid invoice to this organization for at least the line's amount; after the supplier's 72-hour
  * window it looks again, and a document cancelled meanwhile no longer backs the line. An e-invoice

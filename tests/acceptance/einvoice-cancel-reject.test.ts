@@ -3,7 +3,7 @@ import { useTestApp } from '../helpers/app';
 import { BUYER, useMyinvois, type MyinvoisHarness, type MyinvoisWorld } from '../helpers/myinvois-world';
 
 /**
- * Cancelling a validated e-invoice (MYINVOIS.md point 5) and a buyer's rejection request (point 6),
+ * Cancelling a validated e-invoice (docs/myinvois.md point 5) and a buyer's rejection request (point 6),
  * against the simulator on a test clock: within 72 hours the cancel job asks LHDN and the document
  * is cancelled on its confirmation; after 72 hours the descriptor is refused with a detail pointing
  * to a credit note and LHDN is never asked; a rejection request found while polling puts the

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { journalEntries } from '../../src/db/schema';
 import { verifySignature } from '../../src/integrations/myinvois/signature';
 import { useTestApp } from '../helpers/app';
 import { pdfQrCodes, pdfText } from '../helpers/pdf';
@@ -128,6 +130,9 @@ describe('an e-invoice from issue to valid', () => {
       const status = await m.einvoice(w, draft.id);
       expect(status).toMatchObject({ status: 'invalid', uuid: expect.any(String), validation_link: null });
       expect(status.errors).toEqual([expect.objectContaining({ code: 'TP302' })]);
+      // Waiting for LHDN and found invalid, the document owed nothing: no journal entry yet.
+      const journal = async () => (await t.db.select().from(journalEntries).where(eq(journalEntries.sourceId, draft.id))).map((e) => e.kind);
+      expect(await journal()).toEqual([]);
 
       // Corrected at LHDN's side (the registration now agrees) and issued again: a new submission.
       m.sim.control.registerTaxpayer({ tin: BUYER.tin, idType: 'BRN', idValue: BUYER.brn, name: BUYER.name });
@@ -139,6 +144,8 @@ describe('an e-invoice from issue to valid', () => {
       expect(await m.einvoice(w, draft.id)).toMatchObject({ status: 'valid', errors: [] });
       expect((await m.rows(draft.id)).map((r) => r.state).sort()).toEqual(['invalid', 'valid']);
       expect(m.sim.control.submissionCount(issued.reference, w.clientId)).toBe(2);
+      // Validated, it owes: its issue entry is written once.
+      expect(await journal()).toEqual(['document_issued']);
     } finally {
       m.sim.control.registerTaxpayer({ tin: BUYER.tin, idType: 'BRN', idValue: BUYER.brn, name: BUYER.name });
     }

@@ -1,5 +1,5 @@
 /**
- * Every preflight rule against LHDN as the simulator plays it (MYINVOIS.md, "The MyInvois simulator"):
+ * Every preflight rule against LHDN as the simulator plays it (docs/myinvois.md, "The simulator"):
  * one row per preflight code. Each row makes a draft through the API, checks that
  * GET /v1/receivables/invoices/{id}/einvoice lists exactly that code, then builds the same document
  * anyway (composeEinvoice → buildDocument), submits it to an in-process simulator and checks that

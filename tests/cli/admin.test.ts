@@ -1,7 +1,8 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { openDatabase } from '../../src/db/client';
@@ -34,7 +35,7 @@ function admin(...args: string[]): Promise<Ran> {
     ...(url ? { DATABASE_URL: url } : { DATA_DIR: dataDir }),
   };
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { cwd: process.cwd(), env, timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { cwd: process.cwd(), env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       let json: unknown;
       try {
         json = JSON.parse(stdout);
@@ -53,6 +54,32 @@ const clerkEmail = `clerk.${unique}@example.test`;
 /** Never anything internal in what the CLI prints. */
 function expectNoInternals(ran: Ran) {
   expect(`${ran.stdout}${ran.stderr}`).not.toMatch(/\b(select|insert into|update .* set)\b|Failed query|    at |argon2id|secret_hash|token_hash/i);
+}
+
+/**
+ * The CLI's answer read through a pipe whose reader waits before reading (as a busy caller does):
+ * everything written arrives, however long. process.exit() right after the write used to cut it at
+ * 64 KiB.
+ */
+function adminReadLate(...args: string[]): Promise<{ code: number | null; stdout: string }> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    LOG_LEVEL: 'silent',
+    PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY,
+    ...(url ? { DATABASE_URL: url } : { DATA_DIR: dataDir }),
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const chunks: Buffer[] = [];
+    child.stdout.pause();
+    setTimeout(() => {
+      child.stdout.on('data', (c: Buffer) => chunks.push(c));
+      child.stdout.resume();
+    }, 3_000);
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(chunks).toString('utf8') }));
+  });
 }
 
 describe('admin CLI', { timeout: 240_000 }, () => {
@@ -136,5 +163,21 @@ describe('admin CLI', { timeout: 240_000 }, () => {
     } finally {
       await handle.close();
     }
+  });
+
+  it.skipIf(!url)('org list --json arrives whole when it is long (over 64 KiB) and its reader reads late (PostgreSQL: where the run found it cut)', async () => {
+    // Enough organizations for a long answer (each is about 200 bytes of JSON).
+    const handle = await openDatabase(url ? { url, poolSize: 1 } : { dataDir });
+    try {
+      await handle.migrate();
+      await handle.db.execute(sql`insert into organizations (name) select 'Bulk organization for a long CLI answer ' || g from generate_series(1, 400) g`);
+    } finally {
+      await handle.close();
+    }
+    const listed = await adminReadLate('org', 'list', '--json');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.length).toBeGreaterThan(65_536);
+    const parsed = JSON.parse(listed.stdout) as { organizations: { name: string }[] };
+    expect(parsed.organizations.filter((o) => o.name.startsWith('Bulk organization for a long CLI answer')).length).toBeGreaterThanOrEqual(400);
   });
 });

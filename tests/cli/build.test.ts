@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess } from '../helpers/server-process';
 
 /**
- * The compiled service (DESIGN section 10; the image runs it): `npm run build` bundles src/main.ts
+ * The compiled service (docs/design.md §10; the image runs it): `npm run build` bundles src/main.ts
  * and src/cli/admin.ts into dist/, and `node dist/main.js` serves from any working directory (the
  * data files and migrations are found from the project folder, not from each module's depth), on
  * a fresh embedded database with its demo. The Docker image is built when a working docker is here.
@@ -37,6 +37,8 @@ describe('the compiled service', { timeout: 300_000 }, () => {
     const built = await run('npm', ['run', 'build'], 120_000);
     expect(built.code, built.out).toBe(0);
     expect(existsSync('dist/main.js') && existsSync('dist/cli/admin.js')).toBe(true);
+    // The people's console, built by the same command.
+    expect(existsSync('dist/web/index.html')).toBe(true);
 
     // From another working directory, as a service manager may start it; the demo is seeded (embedded database).
     const server = await startServerProcess({ DATA_DIR: dataDir, SEED_DEMO: undefined, PAYOUT_ENCRYPTION_KEY: undefined, LOG_LEVEL: 'warn' }, { args: [join(process.cwd(), 'dist/main.js')], cwd: tmpdir() });
@@ -45,6 +47,9 @@ describe('the compiled service', { timeout: 300_000 }, () => {
       const key = /Demo API key[^:]*: (\S+)/.exec(server.output())?.[1];
       const customer = /customers\/([0-9a-f-]{36})/.exec(server.output())?.[1];
       expect(key && customer, server.output()).toBeTruthy();
+      // The banner gives the console's address and one demo person per role, with e-mail and password.
+      expect(server.output()).toMatch(/Console: +http:\/\/[^/\s]+\/\n/);
+      for (const role of ['owner', 'accountant', 'clerk', 'employee', 'viewer']) expect(server.output()).toMatch(new RegExp(`\\n {4}${role} +\\S.* +\\S+@\\S+ +\\S+ +\\(`));
       const read = await fetch(`${server.url}/v1/receivables/customers/${customer}`, { headers: { authorization: `Bearer ${key}` } });
       expect(read.status).toBe(200);
       expect(await read.json()).toMatchObject({ id: customer });

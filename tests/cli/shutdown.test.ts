@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 
 /**
- * Graceful shutdown of a real server process (DESIGN section 10): after SIGTERM /readyz answers 503
+ * Graceful shutdown of a real server process (docs/design.md §10): after SIGTERM /readyz answers 503
  * while the requests in flight finish, and a drain that outlasts SHUTDOWN_GRACE_MS ends the process
  * anyway. The slow request is one whose body the client has not finished sending.
  */

@@ -5,8 +5,8 @@ import { freePort, startServerProcess } from '../helpers/server-process';
 import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
 
 /**
- * `npm start` (src/main.ts) and the admin CLI as an operator meets them on PostgreSQL (DESIGN
- * section 10): an empty database gets no demo and no key printed unless SEED_DEMO=true; a database
+ * `npm start` (src/main.ts) and the admin CLI as an operator meets them on PostgreSQL (docs/design.md
+ * §10): an empty database gets no demo and no key printed unless SEED_DEMO=true; a database
  * that cannot be reached is reported with its cause and a non-zero exit code, never as a failed query.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Signing a claim's shares at the same moment (DESIGN sections 11 and 17), on PostgreSQL (PGlite has
+ * Signing a claim's shares at the same moment (docs/design.md §11 and §17), on PostgreSQL (PGlite has
  * one connection and cannot race): the claim row is locked by every decision, so two approvers
  * signing the last two shares at once move the claim exactly once, and two identical sign requests
  * give one signature and one refusal (409 revision_mismatch, or already_signed once re-read).
@@ -7,13 +7,13 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { claimDecisions, claimSignoffs } from '../../src/db/schema';
-import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
+import { assignPosition, createOrgUnit, createPosition } from '../factories/setup';
 import { decide, insertAssignment, insertGrant, retireGrants } from '../factories/approvals';
 import { fileTestClaim } from '../factories/claim-filing';
 import { addClaimLine, createClaimReferenceData } from '../factories/claims';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { onPostgres, useTestApp } from '../helpers/app';
-import { callerFor, refusedBy } from '../helpers/settings-calls';
+import { callerFor, refusal } from '../helpers/settings';
 
 describe.skipIf(!onPostgres)('signing at the same moment', () => {
   const t = useTestApp();
@@ -70,7 +70,7 @@ describe.skipIf(!onPostgres)('signing at the same moment', () => {
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect((results.find((r) => !r.ok) as any).e.appCode).toBe('revision_mismatch');
     // Sent again with the fresh revision, it is already signed.
-    const e: any = await refusedBy(decide(t, w.pm1.session, w.claim.id, 'approve'));
+    const e: any = await refusal(decide(t, w.pm1.session, w.claim.id, 'approve'));
     expect(e.extensions?.refusal?.code).toBe('already_signed');
     const rows = await t.db.select().from(claimSignoffs).where(and(eq(claimSignoffs.claimId, w.claim.id), eq(claimSignoffs.signedActorMemberId, w.pm1.id)));
     expect(rows).toHaveLength(1);

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayIn } from '../../src/lib/dates';
 import { createTestMember } from '../factories/organization';
 import { createInvoiceWorld, type InvoiceWorld } from '../factories/receivables';
-import { onPostgres, useTestApp } from '../helpers/app';
+import { onPostgres, testDatabaseEnv, useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 
 /**
- * Issuing under load, across two real server processes sharing one PostgreSQL (DESIGN sections 11
- * and 14): the number comes from the organization's gapless per-kind, per-year sequence taken in the
+ * Issuing under load, across two real server processes sharing one PostgreSQL (docs/design.md §11
+ * and §14): the number comes from the organization's gapless per-kind, per-year sequence taken in the
  * issuing transaction, and a credit note's cap is re-checked under its invoice's lock. PostgreSQL only.
  */
 describe.skipIf(!onPostgres)('issuing concurrently across two server processes', () => {
@@ -17,7 +17,7 @@ describe.skipIf(!onPostgres)('issuing concurrently across two server processes',
   const servers: ServerProcess[] = [];
 
   beforeAll(async () => {
-    const env = { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATABASE_POOL_SIZE: '10', RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_ORGANIZATION: '100000', RATE_LIMIT_PER_MEMBER: '100000' };
+    const env = { ...testDatabaseEnv(), DATABASE_POOL_SIZE: '10', RATE_LIMIT_PER_KEY: '100000', RATE_LIMIT_PER_ORGANIZATION: '100000', RATE_LIMIT_PER_MEMBER: '100000' };
     servers.push(await startServerProcess(env));
     servers.push(await startServerProcess(env));
   }, 120_000);

@@ -1,5 +1,5 @@
 /**
- * The job runner on PostgreSQL (DESIGN section 14; PGlite has one connection and cannot race): two
+ * The job runner on PostgreSQL (docs/design.md §14; PGlite has one connection and cannot race): two
  * runners on separate connections never run a job twice, a job whose lease ran out has spent an
  * attempt and is taken again after the backoff (never while its first run still holds the row; a
  * MyInvois job that kills its process is dead after its 10 attempts), failures are retried with backoff until the
@@ -18,7 +18,7 @@ import { JobRegistry, type JobHandler } from '../../src/jobs/registry';
 import { backoffMs, JobRunner } from '../../src/jobs/runner';
 import { enqueueMyinvois, MYINVOIS_JOBS, MYINVOIS_MAX_ATTEMPTS } from '../../src/services/einvoicing/outbox';
 import { createTestOrganization } from '../factories/organization';
-import { onPostgres, useTestApp } from '../helpers/app';
+import { onPostgres, testDatabase, useTestApp } from '../helpers/app';
 
 const NOW = new Date('2026-11-23T10:00:00Z');
 const after = (seconds: number, from = NOW) => new Date(from.getTime() + seconds * 1000);
@@ -30,7 +30,7 @@ describe.skipIf(!onPostgres)('the job runner across connections', () => {
   let other: DatabaseHandle;
 
   beforeAll(async () => {
-    other = await openDatabase({ url: process.env.TEST_DATABASE_URL!, poolSize: 5 });
+    other = await openDatabase(testDatabase({ poolSize: 5 }));
   });
   afterAll(async () => {
     await other?.close();

@@ -33,6 +33,7 @@ const INDEX: Record<ListSort, { asc: string; desc: string }> = {
   due_on: { asc: 'receivable_documents_org_due_on', desc: 'receivable_documents_org_due_on' },
   gross_amount: { asc: 'receivable_documents_org_gross', desc: 'receivable_documents_org_gross' },
   reference: { asc: 'receivable_documents_org_reference_asc', desc: 'receivable_documents_org_reference_desc' },
+  updated_at: { asc: 'receivable_documents_org_updated', desc: 'receivable_documents_org_updated' },
 };
 
 describe.skipIf(!onPostgres)('list plans on PostgreSQL', () => {
@@ -68,9 +69,15 @@ describe.skipIf(!onPostgres)('list plans on PostgreSQL', () => {
     ['outstanding=true', { outstanding: true }],
     ['outstanding=false', { outstanding: false }],
     ['q (common term)', { q: 'jay' }],
+    ['state (two rare ones)', { states: ['discarded', 'disputed'] }],
+    ['state (the common one)', { states: ['issued'] }],
+    ['currency (a rare one)', { currency: 'USD' }],
+    ['overdue=true', { overdue: true }],
+    ['overdue=false', { overdue: false }],
+    ['updated_after', { updatedAfter: '2020-01-01T00:00:00Z', updatedBefore: '2100-01-01T00:00:00Z' }],
   ];
 
-  for (const sort of ['created_at', 'invoice_date', 'due_on', 'gross_amount', 'reference'] as const) {
+  for (const sort of ['created_at', 'invoice_date', 'due_on', 'gross_amount', 'reference', 'updated_at'] as const) {
     for (const order of ['asc', 'desc'] as const) {
       it(`${sort} ${order}: an index scan on ${INDEX[sort][order]} with no Sort, first and deep page; filtered, never the whole organization`, async () => {
         const after = await deepPosition(sort, order);

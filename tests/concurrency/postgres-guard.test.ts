@@ -3,10 +3,14 @@
  * watching the pool being built. If an upgrade of postgres.js builds its pool another way, the guard
  * would hold nothing and a connection reset would end the process again: this test says so first.
  */
+import { randomUUID } from 'node:crypto';
+import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { guardedConnections, guardedPostgres } from '../../src/db/postgres-guard';
 
-const url = process.env.TEST_DATABASE_URL;
+// The driver's own connections to PostgreSQL, whose backends the test terminates: never through a
+// pooler (which would keep the client's connection open when a server connection behind it ends).
+const url = process.env.TEST_DATABASE_DIRECT_URL ?? process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!url)('postgres.js connection guard', () => {
   it('holds every connection of the pool it builds, and the pool still answers', async () => {
@@ -21,4 +25,37 @@ describe.skipIf(!url)('postgres.js connection guard', () => {
       await sql.end({ timeout: 5 });
     }
   });
+
+  it('a transaction begun on a connection the pool reconnects runs, and the pool keeps answering', async () => {
+    // The order that left every connection reserved inside a transaction: a transaction on an open
+    // connection, its backend terminated, then a transaction whose `begin` reconnects the slot (the
+    // connection runs that `begin` itself, as its first statement after connecting).
+    const name = `guard-${randomUUID().slice(0, 8)}`;
+    const appUrl = new URL(url!);
+    appUrl.searchParams.set('application_name', name);
+    const sql = guardedPostgres(appUrl.toString(), { max: 1, onnotice: () => {} });
+    const admin = postgres(url!, { max: 1, onnotice: () => {} });
+    const within = <T>(p: Promise<T>) =>
+      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer in 10 s')), 10_000))]);
+    try {
+      await sql`select 1`;
+      expect(await sql.begin(async (tx) => (await tx`select 'first' as said`)[0])).toEqual({ said: 'first' });
+      const ended = await admin`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = ${name}`;
+      expect(ended).toHaveLength(1);
+      // The pool learns of the close when its socket ends (or its next statement fails): wait for it.
+      for (let i = 0; i < 50; i++) {
+        const [row] = await admin`select count(*)::int as n from pg_stat_activity where application_name = ${name}`;
+        if (row!.n === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      const second = await within(sql.begin(async (tx) => (await tx`select 'second' as said`)[0]));
+      expect(second).toEqual({ said: 'second' });
+      const [after] = await within(sql`select 'after' as said`);
+      expect(after).toEqual({ said: 'after' });
+    } finally {
+      await admin.end({ timeout: 5 });
+      await sql.end({ timeout: 1 }).catch(() => undefined);
+    }
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/services/access/admin';
 import { createTestCustomer } from '../factories/customer';
 import { createTestMember, createTestOrganization } from '../factories/organization';
-import { onPostgres, useTestApp } from '../helpers/app';
+import { onPostgres, testDatabaseEnv, useTestApp } from '../helpers/app';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 import { invoiceCreateTarget } from '../helpers/writes';
 
@@ -18,7 +18,7 @@ describe.skipIf(!onPostgres)('cached principals across two server processes', ()
   let b: ServerProcess;
 
   beforeAll(async () => {
-    const env = { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATABASE_POOL_SIZE: '4' };
+    const env = { ...testDatabaseEnv(), DATABASE_POOL_SIZE: '4' };
     a = await startServerProcess(env);
     b = await startServerProcess(env);
   }, 120_000);

@@ -6,11 +6,11 @@ import { queryRows, sql } from '../../src/db/client';
 import { RateLimits, type RateLimitSettings } from '../../src/services/rate-limit/limits';
 import { createTestCustomer } from '../factories/customer';
 import { bearer, createTestMember, createTestOrganization, type TestMember } from '../factories/organization';
-import { createTestApp, onPostgres, useTestApp, type TestApp } from '../helpers/app';
+import { createTestApp, onPostgres, testDatabaseEnv, useTestApp, type TestApp } from '../helpers/app';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 
 /**
- * The rate-limit stores (DESIGN section 8, issue 13): the counters in PostgreSQL (one statement per
+ * The rate-limit stores (docs/design.md §8, issue 13): the counters in PostgreSQL (one statement per
  * keyed request) or in Redis (REDIS_URL: one Lua script per keyed request, RateLimiterRedis for the
  * rest) stay exact across processes. The Redis of the machine (TEST_REDIS_URL; .ci/run starts it);
  * every test app and process here uses a prefix of its own, so nothing collides with other files.
@@ -296,7 +296,7 @@ describe.skipIf(!onPostgres).each([
 
   beforeAll(async () => {
     const env: Record<string, string> = {
-      DATABASE_URL: process.env.TEST_DATABASE_URL!,
+      ...testDatabaseEnv(),
       RATE_LIMIT_PER_KEY: String(PER_KEY),
       RATE_LIMIT_PER_ORGANIZATION: String(PER_ORG),
       DATABASE_POOL_SIZE: '5',
@@ -388,7 +388,7 @@ describe.skipIf(!onPostgres).each([
 
   beforeAll(async () => {
     const env: Record<string, string> = {
-      DATABASE_URL: process.env.TEST_DATABASE_URL!,
+      ...testDatabaseEnv(),
       RATE_LIMIT_AUTH_FAILURES: String(AUTH_FAILURES),
       TRUST_PROXY: '127.0.0.1',
       DATABASE_POOL_SIZE: '5',

@@ -7,7 +7,7 @@ import { onPostgres, useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
 
 /**
- * Balances after any sequence of allocations and reversals (DESIGN section 16), on PostgreSQL:
+ * Balances after any sequence of allocations and reversals (docs/design.md §16), on PostgreSQL:
  * GET of each document, the invoice list and each receipt agree on every balance, and equal the sums
  * of the allocation rows; and concurrent allocations can never spend the same money twice.
  */

@@ -7,11 +7,10 @@ import { openDatabase, queryRows, sql, type DatabaseHandle } from '../../src/db/
 import type { AppDeps } from '../../src/deps';
 import { buildServer } from '../../src/server';
 import { createRateLimits } from '../../src/services/rate-limit/limits';
-import '../../src/services/register';
 import { createTestCustomer } from '../factories/customer';
 import { bearer, createTestOrganization } from '../factories/organization';
 import { createReceivablesSetup } from '../factories/receivables';
-import { onPostgres } from '../helpers/app';
+import { onPostgres, testDatabase, testDatabaseEnv } from '../helpers/app';
 import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
 
 /**
@@ -23,8 +22,8 @@ describe.skipIf(!onPostgres)('prepared statements stay bounded across documents 
   let handle: DatabaseHandle;
   let app: FastifyInstance;
   beforeAll(async () => {
-    handle = await openDatabase({ url: process.env.TEST_DATABASE_URL!, poolSize: 1 });
-    const config = loadConfig({ PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY, RATE_LIMIT_AUTH_FAILURES: '1000000', DATABASE_URL: process.env.TEST_DATABASE_URL, LOG_LEVEL: 'silent', CURSOR_SECRET: 'test-cursor-secret-0123456789' } as NodeJS.ProcessEnv);
+    handle = await openDatabase(testDatabase({ poolSize: 1 }));
+    const config = loadConfig({ PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY, RATE_LIMIT_AUTH_FAILURES: '1000000', ...testDatabaseEnv(), LOG_LEVEL: 'silent', CURSOR_SECRET: 'test-cursor-secret-0123456789' } as NodeJS.ProcessEnv);
     const deps: AppDeps = { db: handle.db, dbKind: handle.kind, config, log: pino({ level: 'silent' }), now: () => new Date(), rateLimits: createRateLimits(config, handle.kind, handle.db) };
     app = await buildServer(deps);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestCustomer } from '../factories/customer';
 import { bearer, createTestOrganization } from '../factories/organization';
-import { onPostgres, useTestApp } from '../helpers/app';
+import { onPostgres, testDatabaseEnv, useTestApp } from '../helpers/app';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 import { countIdempotencyKeys, customerCreateTarget, fetchWrite, invoiceCreateTarget, type SentWrite } from '../helpers/writes';
 
@@ -9,14 +9,14 @@ const PER_KEY = 60;
 
 /**
  * Two real server processes on two ports sharing one PostgreSQL: idempotency and rate limits must
- * hold across them (DESIGN sections 7, 8 and 14). PostgreSQL only: PGlite is one process.
+ * hold across them (docs/design.md §7, §8 and §14). PostgreSQL only: PGlite is one process.
  */
 describe.skipIf(!onPostgres)('two server processes sharing one PostgreSQL', () => {
   const t = useTestApp();
   const servers: ServerProcess[] = [];
 
   beforeAll(async () => {
-    const env = { DATABASE_URL: process.env.TEST_DATABASE_URL!, RATE_LIMIT_PER_KEY: String(PER_KEY), DATABASE_POOL_SIZE: '10' };
+    const env = { ...testDatabaseEnv(), RATE_LIMIT_PER_KEY: String(PER_KEY), DATABASE_POOL_SIZE: '10' };
     // One after the other: both apply (already applied) migrations at start.
     servers.push(await startServerProcess(env));
     servers.push(await startServerProcess(env));

@@ -7,7 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/client';
 import { approvalGrants, approverAssignments, claimPolicies, claims, delegations, type ApprovalBand } from '../../src/db/schema';
 import type { ApprovalGrantKind, ApprovalStep, DelegationScope } from '../../src/domain/approvals';
-import { callerFor } from '../helpers/settings-calls';
+import { callerFor } from '../helpers/settings';
 import type { TestApp } from '../helpers/app';
 
 export async function insertGrant(
@@ -109,6 +109,12 @@ export async function decide(t: Pick<TestApp, 'deps'>, session: string, id: stri
 export async function pay(t: Pick<TestApp, 'deps'>, session: string, id: string, input: Record<string, unknown> = {}): Promise<Answer> {
   const current = await readAsDecider(t, session, id);
   return callerFor(t, session, current).expenses.claims.pay({ id, ...input });
+}
+
+/** Refers bank figures for approval of their difference as the person with this session. */
+export async function referDifference(t: Pick<TestApp, 'deps'>, session: string, id: string, input: Record<string, unknown> = {}): Promise<Answer> {
+  const current = await readAsDecider(t, session, id);
+  return callerFor(t, session, current).expenses.claims.referDifference({ id, ...input });
 }
 
 /** The claim's revision as stored (a decider who may not read it still sends a current If-Match, to reach the refusal). */

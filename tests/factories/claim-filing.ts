@@ -1,6 +1,6 @@
 /** Filing a claim as a member, through expenses.claims.create with their session (as a person would). */
 import type { TestApp } from '../helpers/app';
-import { callerFor } from '../helpers/settings-calls';
+import { callerFor } from '../helpers/settings';
 import type { TestMember } from './organization';
 
 let n = 0;

@@ -3,15 +3,15 @@ import type { Database } from '../../src/db/client';
 import { findClaim } from '../../src/db/queries/claims';
 import { findReferenceRateOn, insertExchangeRate } from '../../src/db/queries/exchange-rates';
 import { Dec } from '../../src/lib/money';
-import { findProjectAxis } from '../../src/db/queries/reference-data';
+import { findProjectAxis, listAnalyticAccounts } from '../../src/db/queries/reference-data';
 import type { CLAIM_LINE_TYPES, DOCUMENT_BASES } from '../../src/db/schema';
 import { uploadDocument } from '../../src/services/documents/upload-document';
 import * as lines from '../../src/services/expenses/claim-lines';
 import * as settlements from '../../src/services/expenses/claim-settlements';
 import { SYSTEM_CREDENTIAL_ID } from '../../src/services/context';
 import { createPayoutChannel } from '../../src/services/expenses/payout-channels';
-import { createClaimGroup, createExpenseCategory, createMileageRate, createPerDiemRate } from '../../src/services/expenses/reference-data';
-import { createAnalyticAccount, createAnalyticAxis, createTaxCode } from '../../src/services/receivables/reference-data';
+import { createClaimGroup, createExpenseCategory, createMileageRate, createPerDiemRate } from './setup';
+import { createAnalyticAccount, createAnalyticAxis, createTaxCode } from './setup';
 import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
 import { contextFor } from './context';
 
@@ -44,8 +44,12 @@ export async function createClaimReferenceData(db: Database, organizationId: str
   const projects =
     (await findProjectAxis(db, { organizationId })) ?? (await createAnalyticAxis(db, organizationId, { code: `PRJ-${counter}`, name: 'Projects', isProjectAxis: true }));
   const departments = await createAnalyticAxis(db, organizationId, { code: `DEPT-${counter}`, name: 'Departments' });
-  const zeta = await createAnalyticAccount(db, organizationId, { axisId: projects.id, code: 'P-ZETA', name: 'Zeta Tower' });
-  const alpha = await createAnalyticAccount(db, organizationId, { axisId: projects.id, code: 'P-ALPHA', name: 'Alpha Bridge' });
+  // A reused project axis (receivables set-up made one) may hold these codes already: they are reused too.
+  const existing = await listAnalyticAccounts(db, { organizationId, axisId: projects.id, includeInactive: false, limit: 1000 });
+  const project = async (code: string, name: string) =>
+    existing.find((a) => a.code === code) ?? (await createAnalyticAccount(db, organizationId, { axisId: projects.id, code, name }));
+  const zeta = await project('P-ZETA', 'Zeta Tower');
+  const alpha = await project('P-ALPHA', 'Alpha Bridge');
   const sales = await createAnalyticAccount(db, organizationId, { axisId: departments.id, code: 'D-SALES', name: 'Sales' });
   const serviceTax = await createTaxCode(db, organizationId, { code: `SV6-${counter}`, name: 'Service tax 6%', rate: '6', taxType: '02' });
   const mileage = await createMileageRate(db, {

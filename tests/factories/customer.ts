@@ -1,5 +1,5 @@
 import type { Database } from '../../src/db/client';
-import { createCustomer, type CreateCustomerInput } from '../../src/services/receivables/customers';
+import { createCustomer, type CreateCustomerInput } from './setup';
 
 let counter = 0;
 

@@ -6,7 +6,7 @@ import {
   createCustomFieldDefinition,
   createTaxCode,
   createTradeLine,
-} from '../../src/services/receivables/reference-data';
+} from './setup';
 import * as allocations from '../../src/services/receivables/allocations';
 import { issueDocument } from '../../src/services/receivables/issue-document';
 import { contextFor } from './context';

@@ -14,7 +14,6 @@
 import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
 import { openDatabase } from '../../src/db/client';
-import '../../src/services/register';
 import { createTestCustomer } from '../factories/customer';
 import { createTestOrganization } from '../factories/organization';
 import { createReceivablesSetup } from '../factories/receivables';

@@ -200,7 +200,7 @@ export function schemaArb(schema: Schema, ctx: SchemaContext, name?: string, dep
 export interface Mutated {
   value: unknown;
   mutation: string;
-  /** Set when the contract says this input is refused (DESIGN section 6, issue 14). */
+  /** Set when the contract says this input is refused (docs/design.md §6, issue 14). */
   mustRefuse?: string;
 }
 

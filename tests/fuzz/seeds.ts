@@ -67,6 +67,7 @@ function peoplesSeeds(org: DemoOrganization, seen: Seen): [string, unknown][] {
     ['trpc settings.mileageRates.create', { name: 'Fuzz mileage', valid_from: '2026-01-01', bands: [{ band: 'all', from_km: '0', rate_per_km: '0.6' }] }],
     ['trpc settings.perDiemRates.create', { name: 'Fuzz per diem', valid_from: '2026-01-01', bands: [{ band: 'local', amount_per_day: '60' }] }],
     ['trpc settings.claimPolicy.update', { escalation_working_days: 3 }],
+    ['trpc settings.ageing.update', { edges: [30, 60, 90, 120] }],
     ['trpc settings.einvoicing.update', { environment: 'sandbox' }],
     ['trpc settings.einvoicing.update', { client_id: 'fuzz-client', client_secret: 'fuzz-secret' }],
     ['trpc settings.einvoicing.update', { version: '1.0', api_base_url: null, portal_base_url: null }],
@@ -99,6 +100,7 @@ function peoplesSeeds(org: DemoOrganization, seen: Seen): [string, unknown][] {
     if (c.state === 'approved') {
       const channel = org.payout_channels.find((p) => p.member_id === c.claimant_member_id && p.active);
       seeds.push(['trpc expenses.claims.pay', { id: c.id }]);
+      seeds.push(['trpc expenses.claims.referDifference', { id: c.id, reason: 'Fuzz reason' }]);
       if (channel) seeds.push(['trpc expenses.claims.pay', { id: c.id, channel_id: channel.id }]);
     }
   }

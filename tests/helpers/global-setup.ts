@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../src/db/client';
+import { MIGRATIONS_FOLDER, openDatabase, type DatabasePooler } from '../../src/db/client';
+import { projectPath } from '../../src/lib/project-root';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,32 +13,64 @@ declare module 'vitest' {
 }
 
 /**
- * On PostgreSQL, apply the migrations once before any worker starts. On the embedded database,
- * migrate one PGlite once and dump it: each test file loads the dump (about 1 s) instead of
- * initialising and migrating its own database (about 6 s).
+ * On PostgreSQL, apply the migrations once before any worker starts. On the embedded database, one
+ * migrated PGlite dumped to a file: each test file loads the dump (about 1 s) instead of initialising
+ * and migrating its own database (about 6 s). The dump is kept under node_modules/.cache, named by a
+ * digest of the migrations and the PGlite version, so the next run that changed neither skips the
+ * migration too. Vitest calls this for the root and for each project (fast, slow); the work is done
+ * once and every project is given the same template.
  */
 export default async function setup(project: TestProject) {
+  // Each project loads this file anew: the one preparation is kept on the main process's global.
+  const shared = globalThis as { testTemplate?: Promise<string | null> };
+  shared.testTemplate ??= prepare();
+  project.provide('pgliteTemplate', await shared.testTemplate);
+}
+
+async function prepare(): Promise<string | null> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    const handle = await openDatabase({ url, poolSize: 1 });
+    // The pooled pass (TEST_DATABASE_POOLER) migrates over TEST_DATABASE_DIRECT_URL, as the service does.
+    const pooler = (process.env.TEST_DATABASE_POOLER ?? 'none') as DatabasePooler;
+    const handle = await openDatabase({ url, poolSize: 1, pooler, directUrl: process.env.TEST_DATABASE_DIRECT_URL });
     try {
       await handle.migrate();
     } finally {
       await handle.close();
     }
-    project.provide('pgliteTemplate', null);
-    return;
+    return null;
   }
+  const dir = projectPath('node_modules/.cache/finance-api-tests');
+  const file = join(dir, `migrated-${templateKey()}.tar`);
+  if (existsSync(file)) return file;
   const handle = await openDatabase({ dataDir: 'memory://' });
-  const dir = mkdtempSync(join(tmpdir(), 'pglite-template-'));
-  const file = join(dir, 'migrated.tar');
   try {
     await handle.migrate();
     const dump = await handle.dump!();
-    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+    mkdirSync(dir, { recursive: true });
+    // Written aside and renamed: a run started meanwhile never reads half a file.
+    const partial = `${file}.${process.pid}`;
+    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+    renameSync(partial, file);
+    // Dumps of earlier migrations are of no further use.
+    for (const old of readdirSync(dir)) if (old.startsWith('migrated-') && join(dir, old) !== file && !old.includes('.tar.')) rmSync(join(dir, old), { force: true });
   } finally {
     await handle.close();
   }
-  project.provide('pgliteTemplate', file);
-  return () => rmSync(dir, { recursive: true, force: true });
+  return file;
+}
+
+/** A digest of every migration file (names and contents) and of the PGlite version that ran them. */
+function templateKey(): string {
+  const hash = createHash('sha256');
+  const visit = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else hash.update(`${path.slice(MIGRATIONS_FOLDER.length)}\0`).update(readFileSync(path)).update('\0');
+    }
+  };
+  visit(MIGRATIONS_FOLDER);
+  hash.update(JSON.parse(readFileSync(projectPath('node_modules/@electric-sql/pglite/package.json'), 'utf8')).version);
+  return hash.digest('hex').slice(0, 16);
 }

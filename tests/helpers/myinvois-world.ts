@@ -1,3 +1,4 @@
+import type { CertificateUpload } from '../../src/services/einvoicing/certificate';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { customers, einvoices, jobs } from '../../src/db/schema';
@@ -40,7 +41,7 @@ export interface MyinvoisHarness {
   runJobs(): Promise<void>;
   /** The runner of another process on the same database (PostgreSQL tests). */
   runner(seams?: Partial<Omit<MyinvoisDeps, 'key'>>): JobRunner;
-  world(opts?: { version?: '1.0' | '1.1'; certificate?: { pem: string; private_key: string }; tin?: string }): Promise<MyinvoisWorld>;
+  world(opts?: { version?: '1.0' | '1.1'; certificate?: CertificateUpload; tin?: string }): Promise<MyinvoisWorld>;
   /** Issues a draft as the accountant (session, If-Match): the tRPC answer's document. */
   issue(w: MyinvoisWorld, doc: { id: string; revision: number }): Promise<any>;
   draft(w: MyinvoisWorld, body?: Record<string, unknown>): Promise<any>;

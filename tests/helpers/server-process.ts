@@ -27,7 +27,7 @@ export async function freePort(): Promise<number> {
  * different entry point (`args`, e.g. the built `dist/main.js`) runs the same way. A
  * variable given as undefined is left out of the environment (SEED_DEMO: undefined, as `npm start` has it).
  */
-export async function startServerProcess(env: Record<string, string | undefined>, opts: { args?: string[]; cwd?: string } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string | undefined>, opts: { args?: string[]; cwd?: string; readyWithinMs?: number } = {}): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
   const child = spawn(process.execPath, opts.args ?? ['--import', 'tsx', 'src/main.ts'], {
@@ -62,8 +62,9 @@ export async function startServerProcess(env: Record<string, string | undefined>
       child.kill('SIGTERM');
     });
   };
-  // A fresh embedded database initialises and migrates in 5 to 50 s on 2 loaded cores.
-  const deadline = Date.now() + 120_000;
+  // A fresh embedded database initialises and migrates in 5 to 50 s on 2 loaded cores; seeding the
+  // demo data on top takes up to three minutes there (readyWithinMs).
+  const deadline = Date.now() + (opts.readyWithinMs ?? 120_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server process exited (${child.exitCode}):\n${out}`);
     try {

@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
 import type { Database } from '../../src/db/client';
+import type { AppDeps } from '../../src/deps';
 import { createTestMember, createTestOrganization, type TestOrganization } from '../factories/organization';
 import type { TestApp } from './app';
 
 /**
- * The refusals every set-up procedure shares (DESIGN section 15), run against one procedure family
- * through the in-process caller: unknown field and wrong type 400, blank and over-long 422, another
- * organization's record 404, a caller without the permission 403, a stale If-Match 409
- * `revision_mismatch`, a missing one 428 `revision_required`.
+ * The test helpers of the set-up procedures (settings.*, organization.*, me.*): in-process callers
+ * (through the same authentication, permission, transaction and If-Match steps as /trpc callers),
+ * the refusal a call ends with, and the refusals every set-up family shares (unknown field and wrong
+ * type 400, blank and over-long 422, another organization's record 404, a caller without the
+ * permission 403, a stale If-Match 409 `revision_mismatch`, a missing one 428 `revision_required`).
  */
 
 type Call = (input: unknown) => Promise<any>;
 type Family = Record<'list' | 'create' | 'update' | 'deactivate', Call | undefined>;
+
+/** A caller typed loosely, so that one table of entities can drive every settings.<entity> family. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type LooseCaller = any;
 
 export interface Refused {
   appCode: string;
@@ -31,11 +37,19 @@ export async function refusal(call: Promise<unknown>): Promise<Refused> {
   );
 }
 
-export function expectRefused(e: Refused, status: number, code: string, pointer?: string) {
-  expect({ status: e.status, code: e.appCode }, JSON.stringify(e.fieldErrors ?? e.detail)).toEqual({ status, code });
-  if (pointer) expect(e.fieldErrors?.map((f) => f.pointer)).toContain(pointer);
+/** Expects a refusal with this status and code, naming `pointer` among its field errors when given; answers it. */
+export function expectRefused(e: Refused, status: number, code: string, pointer?: string): Refused {
+  expect({ status: e.status, code: e.appCode }, `${e.detail ?? ''} ${JSON.stringify(e.fieldErrors ?? [])}`).toEqual({ status, code });
+  if (pointer !== undefined) expect((e.fieldErrors ?? []).map((f) => f.pointer)).toContain(pointer);
+  return e;
 }
 
+/** A loosely typed caller; `ifMatch` a number is sent as the quoted revision, a string as it stands (a malformed If-Match). */
+export function callerFor(t: { deps: AppDeps }, token: string, ifMatch?: number | string): LooseCaller {
+  return createInProcessClient(t.deps, { token, ifMatch: ifMatch === undefined ? undefined : typeof ifMatch === 'number' ? `"${ifMatch}"` : ifMatch });
+}
+
+/** A typed caller; `ifMatch` is the revision, sent quoted. */
 export function clientOf(t: TestApp, token: string, ifMatch?: string | number) {
   return createInProcessClient(t.deps, { token, ...(ifMatch === undefined ? {} : { ifMatch: `"${ifMatch}"` }) });
 }

@@ -137,6 +137,8 @@ export interface SendOptions {
   key?: string;
   body?: Record<string, unknown>;
   remoteAddress?: string;
+  /** fetchWrite only: gives up on the answer when it fires. */
+  signal?: AbortSignal;
 }
 
 /** Sends a write through fastify.inject. */
@@ -165,6 +167,7 @@ export async function fetchWrite(baseUrl: string, target: WriteTarget, opts: Sen
       ...(opts.key !== undefined ? { 'idempotency-key': opts.key } : {}),
     },
     body: JSON.stringify(opts.body ?? target.body()),
+    ...(opts.signal ? { signal: opts.signal } : {}),
   });
   const body = await res.text();
   return { statusCode: res.status, headers: Object.fromEntries(res.headers.entries()), body, json: () => JSON.parse(body) };

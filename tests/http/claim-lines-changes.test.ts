@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTaxCode } from '../../src/services/receivables/reference-data';
+import { createTaxCode } from '../factories/setup';
 import { uploadClaimDocument } from '../factories/claims';
 import { useTestApp } from '../helpers/app';
 import { expectProblem } from '../helpers/problem';

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { claimLines, claims } from '../../src/db/schema';
 import { createApiKey } from '../../src/services/access/admin';
-import { createExpenseCategory } from '../../src/services/expenses/reference-data';
+import { createExpenseCategory } from '../factories/setup';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 import { expectProblem } from '../helpers/problem';

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { claimLines } from '../../src/db/schema';
-import { createMileageRate } from '../../src/services/expenses/reference-data';
-import { createTaxCode } from '../../src/services/receivables/reference-data';
+import { createMileageRate } from '../factories/setup';
+import { createTaxCode } from '../factories/setup';
 import { createTestMember } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 import { expectProblem } from '../helpers/problem';

@@ -5,7 +5,7 @@ import { createInProcessClient } from '../../src/client';
 import { claims, sequences } from '../../src/db/schema';
 import { createApiKey } from '../../src/services/access/admin';
 import { deactivatePayoutChannel } from '../../src/services/expenses/payout-channels';
-import { createClaimGroup, retireClaimGroup } from '../../src/services/expenses/reference-data';
+import { createClaimGroup, retireClaimGroup } from '../factories/setup';
 import { createTestPayoutChannel } from '../factories/claims';
 import { bearer, createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';

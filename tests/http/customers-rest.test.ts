@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
 import { queryRows, sql } from '../../src/db/client';
 import { encodeCursor } from '../../src/lib/cursor';
-import { createCompanyGroup, mapCounterparty } from '../../src/services/receivables/customers';
-import { createCustomFieldDefinition } from '../../src/services/receivables/reference-data';
+import { createCompanyGroup, mapCounterparty } from '../factories/setup';
+import { createCustomFieldDefinition } from '../factories/setup';
 import { createTestCustomer } from '../factories/customer';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { onPostgres, useTestApp } from '../helpers/app';
@@ -13,7 +13,7 @@ import { expectProblem } from '../helpers/problem';
 import { countIdempotencyKeys, customerRestCreateTarget } from '../helpers/writes';
 
 /**
- * Customers over REST (DESIGN section 12): GET /v1/receivables/customers (keyset list with a signed
+ * Customers over REST (docs/design.md §12): GET /v1/receivables/customers (keyset list with a signed
  * cursor, like the invoice list), POST /v1/receivables/customers (the tRPC create procedure) and
  * PATCH /v1/receivables/customers/{id} (If-Match).
  */
@@ -446,6 +446,7 @@ describe('POST /v1/receivables/customers', () => {
       currency: 'SGD',
       payment_terms_days: 45,
       is_active: true,
+      reminders_off: false,
       is_group_company: false,
       revision: 1,
       custom_fields: {},

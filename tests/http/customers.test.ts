@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { revokeApiKey, revokeSession, setMemberActive, createApiKey, createSession } from '../../src/services/access/admin';
-import { createCompanyGroup, mapCounterparty } from '../../src/services/receivables/customers';
+import { createCompanyGroup, createCustomFieldDefinition, mapCounterparty } from '../factories/setup';
 import { createTestOrganization, createTestMember, bearer } from '../factories/organization';
 import { createTestCustomer } from '../factories/customer';
 import { useTestApp } from '../helpers/app';
@@ -15,6 +15,8 @@ const get = (path: string, token?: string, headers: Record<string, string> = {})
 describe('GET /v1/receivables/customers/{id}', () => {
   it('answers the customer with every contract field and a quoted ETag of its revision', async () => {
     const org = await createTestOrganization(t.db);
+    // Custom fields are checked against their definitions, as on every write of a customer.
+    await createCustomFieldDefinition(t.db, org.id, { recordType: 'customer', key: 'region', label: 'Region', type: 'text' });
     const c = await createTestCustomer(t.db, org.id, {
       legalName: 'Kedai Maju Sdn Bhd',
       currency: 'MYR',
@@ -39,6 +41,7 @@ describe('GET /v1/receivables/customers/{id}', () => {
       currency: 'MYR',
       payment_terms_days: 45,
       is_active: true,
+      reminders_off: false,
       is_group_company: false,
       revision: 1,
       custom_fields: { region: 'Central' },

@@ -1,14 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { seedDemo } from '../../src/demo/seed-demo';
+import { queryRows, sql } from '../../src/db/client';
+import { isCountryCode } from '../../src/lib/code-lists';
 import { useTestApp } from '../helpers/app';
+import { demoOnce } from '../helpers/demo';
 import { httpHelpers } from '../helpers/http';
 
 const t = useTestApp();
 const { get } = httpHelpers(t);
+// Both tests read the demo: one seeding serves them.
+const seeded = demoOnce(t);
+
+const expectAlpha2 = (code: unknown, where: string) => {
+  expect(typeof code, where).toBe('string');
+  expect(isCountryCode(code as string), `${where}: ${String(code)}`).toBe(true);
+};
 
 describe('demo data set: receivables', () => {
   it('gives every organization reference data and documents whose every field has a real example', async () => {
-    const data = await seedDemo(t.deps, new Date());
+    const data = await seeded();
     const [acme, borneo, solo] = data.organizations as any[];
     for (const org of [acme, borneo, solo]) {
       // The SST codes every organization is created with (data/default-tax-codes.json); the demo adds none.
@@ -36,7 +45,7 @@ describe('demo data set: receivables', () => {
       expect(d.reference).toEqual(expect.any(String));
       expect(d.buyer).not.toBeNull();
       expect(d.seller).toMatchObject({ name: 'Acme Trading Sdn Bhd', tin: 'C20880050010' });
-      // The issue, then one entry per allocation or reversal touching the document (DESIGN section 16).
+      // The issue, then one entry per allocation or reversal touching the document (docs/design.md §16).
       expect(d.timeline.filter((e: any) => e.action_key === 'issue')).toHaveLength(1);
       expect(d.timeline.length).toBe(1 + d.allocations.length);
     }
@@ -79,5 +88,31 @@ describe('demo data set: receivables', () => {
       (d: any) => d.semantic === 'accrual',
     );
     expect(soloIssued.timeline.find((e: any) => e.action_key === 'issue').reason).toMatch(/Sole owner/);
+  });
+
+  // Country codes are ISO 3166-1 alpha-2 everywhere (tests/http/country-codes.test.ts), the demo's documents included.
+  it("every issued document of the demo: buyer and seller alpha-2, the demo seller's MY included", async () => {
+    const data = await seeded();
+    let issued = 0;
+    for (const org of data.organizations as any[]) {
+      const owner = org.members.find((m: any) => m.role === 'owner' && m.active !== false);
+      for (const summary of org.invoices as any[]) {
+        const doc = (await get(`/v1/receivables/invoices/${summary.id}`, owner.api_key)).json();
+        if (doc.reference === null) {
+          expect(doc.buyer).toBeNull();
+          continue;
+        }
+        issued += 1;
+        expectAlpha2(doc.buyer.address.country_code, `${doc.reference} buyer`);
+        expectAlpha2(doc.seller.address.country_code, `${doc.reference} seller`);
+      }
+      for (const c of org.customers as any[]) {
+        expectAlpha2((await get(`/v1/receivables/customers/${c.id}`, owner.api_key)).json().country_code, `customer ${c.code}`);
+      }
+    }
+    expect(issued).toBeGreaterThanOrEqual(5);
+    const acme = (data.organizations as any[])[0];
+    const rows = await queryRows<{ code: string | null }>(t.db, sql`select seller #>> '{address,country_code}' as code from organizations where id = ${acme.id}`);
+    expect(rows[0]!.code).toBe('MY');
   });
 });

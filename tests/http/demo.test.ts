@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/demo/seed-demo';
 import { useTestApp } from '../helpers/app';
+import { demoOnce } from '../helpers/demo';
 import { expectProblem } from '../helpers/problem';
 
 const t = useTestApp();
+// One seeding read by every test; the first seeds a second set beside it.
+const seeded = demoOnce(t);
 
 /** Logs in over /trpc as a person would, from an address of its own. */
 const login = (payload: object, ip = '198.51.100.21') => t.app.inject({ method: 'POST', url: '/trpc/auth.login', remoteAddress: ip, payload });
 
 describe('the demo data set', () => {
   it('seeds organizations, members of each role with working credentials, and customers', async () => {
-    const demo = await seedDemo(t.deps, new Date());
+    const demo = await seeded();
     expect(demo.organizations.map((o) => o.name)).toEqual(['Acme Trading Sdn Bhd', 'Borneo Logistics Sdn Bhd', 'Siti Consulting']);
     const [acme, borneo, solo] = demo.organizations as [(typeof demo.organizations)[0], (typeof demo.organizations)[0], (typeof demo.organizations)[0]];
     expect(new Set(acme.members.map((m) => m.role))).toEqual(new Set(['owner', 'accountant', 'clerk', 'employee', 'viewer']));
@@ -46,7 +49,7 @@ describe('the demo data set', () => {
   });
 
   it('lists every member with an e-mail and a password; each active one logs in with them through auth.login', async () => {
-    const demo = await seedDemo(t.deps, new Date());
+    const demo = await seeded();
     const members = demo.organizations.flatMap((o) => o.members.map((m) => ({ org: o, m })));
     expect(members.length).toBe(10);
     for (const { m } of members) {
@@ -76,7 +79,7 @@ describe('the demo data set', () => {
   });
 
   it('sets the seller identity through the profile and the org chart: a division, two departments with heads, vacant seats, a retired one, a leaver', async () => {
-    const demo = await seedDemo(t.deps, new Date());
+    const demo = await seeded();
     const acme = demo.organizations[0]!;
     const owner = acme.members.find((m) => m.role === 'owner')!;
     const profile = await t.app.inject({ method: 'GET', url: '/trpc/organization.profile.get', headers: { authorization: `Bearer ${owner.session_token}` } });

@@ -1,6 +1,6 @@
 /**
- * GET /v1/documents/{id} (metadata) and GET /v1/documents/{id}/content (the bytes), DESIGN section
- * 12: readable by the uploader and by whoever may read the record a document is bound to; anyone
+ * GET /v1/documents/{id} (metadata) and GET /v1/documents/{id}/content (the bytes), docs/design.md
+ * §12: readable by the uploader and by whoever may read the record a document is bound to; anyone
  * else, another organization, an unknown id: 404 alike.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -146,6 +146,6 @@ describe('GET /v1/documents/{id} and /content', () => {
     expect(c.security).toEqual([{ bearer: [] }]);
     expect(Object.keys(c.responses['200'].content)).toContain('application/pdf');
     expect(Object.keys(c.responses['200'].headers)).toEqual(expect.arrayContaining(['Content-Disposition', 'Content-Length', 'X-Content-Type-Options']));
-    expect(Object.keys(c.responses).sort()).toEqual(['200', '400', '401', '404', '429', '500']);
+    expect(Object.keys(c.responses).sort()).toEqual(['200', '400', '401', '404', '429', '500', '503']);
   });
 });

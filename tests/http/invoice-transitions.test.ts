@@ -9,7 +9,7 @@ import { httpHelpers } from '../helpers/http';
 
 /**
  * receivables.invoices.transition over /trpc (a people's decision: tRPC only, session only): every
- * edge of the default receivables workflow (DESIGN section 11), its refusals as the descriptor shows
+ * edge of the default receivables workflow (docs/design.md §11), its refusals as the descriptor shows
  * them beforehand, If-Match, and the on-enter work of issue (number, date, frozen parties).
  */
 const t = useTestApp();

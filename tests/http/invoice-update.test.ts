@@ -1,5 +1,5 @@
 /**
- * PATCH /v1/receivables/invoices/{id} (receivables.invoices.update, DESIGN section 12): a draft
+ * PATCH /v1/receivables/invoices/{id} (receivables.invoices.update, docs/design.md §12): a draft
  * changes under If-Match; lines are replaced whole and priced again with the create rules; the units
  * they take from trade lines are released and taken again in the same transaction.
  */
@@ -79,9 +79,12 @@ describe('PATCH /v1/receivables/invoices/{id}', () => {
     const u = res.json();
     expect(u.customer_reference).toBe('PO-2026-118');
     expect(u.revision).toBe(2);
-    const { customer_reference: _a, revision: _b, ...restBefore } = d;
-    const { customer_reference: _c, revision: _d, ...restAfter } = u;
+    const { customer_reference: _a, revision: _b, updated_at: before, ...restBefore } = d;
+    const { customer_reference: _c, revision: _d, updated_at: after, ...restAfter } = u;
     expect(restAfter).toEqual(restBefore);
+    // The change moves updated_at (the list's updated_after finds it); the answer is what a read answers.
+    expect(after > before).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/receivables/invoices/${d.id}`, headers: { authorization: `Bearer ${w.org.owner.apiKey}` } })).json().updated_at).toBe(after);
   });
 
   it('changing the currency prices the stored lines again at the new rate', async () => {

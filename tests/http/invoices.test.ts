@@ -223,7 +223,7 @@ describe('GET /v1/receivables/invoices/{id}', () => {
     expect(doc.buyer).toMatchObject({ name: expect.any(String), address: { country_code: 'MY' } });
     expect(doc.seller).toMatchObject({ name: expect.any(String) });
     expect(doc.timeline[0]).toEqual({ action_key: 'issue', actor_member_id: w.org.owner.id, decided_at: doc.issued_at, from: 'draft', to: 'issued', reason: 'Issued in a test' });
-    // Every allocation write appends an entry (DESIGN section 16); the state stays.
+    // Every allocation write appends an entry (docs/design.md §16); the state stays.
     expect(doc.timeline.slice(1).map((e: any) => [e.action_key, e.from, e.to])).toEqual([
       ['allocate', 'issued', 'issued'],
       ['reverse_allocation', 'issued', 'issued'],
@@ -255,7 +255,7 @@ describe('GET /v1/receivables/invoices/{id}', () => {
   it('derives is_group_transaction from the counterparty map as at today', async () => {
     const w = await world();
     const sibling = await createTestOrganization(t.db);
-    const { createCompanyGroup, mapCounterparty } = await import('../../src/services/receivables/customers');
+    const { createCompanyGroup, mapCounterparty } = await import('../factories/setup');
     await createCompanyGroup(t.db, `G ${randomUUID()}`, [w.org.id, sibling.id]);
     const created = (await post(URL, w.body(), w.org.owner.apiKey)).json();
     expect(created.is_group_transaction).toBe(false);
@@ -506,7 +506,7 @@ const cases: Case[] = [
       return w.body({ lines: [w.line({ trade_line_id: tl.id, quantity: '5' }), w.line({ trade_line_id: tl.id, quantity: '1.5' })] });
     },
   },
-  // 422 validation: values out of range (DESIGN section 4; the columns are numeric(20,4) and numeric(24,10)).
+  // 422 validation: values out of range (docs/design.md §4; the columns are numeric(20,4) and numeric(24,10)).
   { name: 'a quantity out of range', status: 422, code: 'validation', pointer: '/lines/0/quantity', make: (w) => w.body({ lines: [w.line({ quantity: '99999999999999999999999999' })] }) },
   { name: 'a unit price out of range', status: 422, code: 'validation', pointer: '/lines/0/unit_price', make: (w) => w.body({ lines: [w.line({ unit_price: '1000000000000000.00' })] }) },
   {

@@ -3,7 +3,7 @@ import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { queryRows, sql } from '../../src/db/client';
 import { encodeCursor } from '../../src/lib/cursor';
-import { createCompanyGroup, mapCounterparty } from '../../src/services/receivables/customers';
+import { createCompanyGroup, mapCounterparty } from '../factories/setup';
 import { createTestCustomer } from '../factories/customer';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { allocate, createReceivablesSetup, issueTestDocument, recordReceipt, uploadTestDocument } from '../factories/receivables';

@@ -5,7 +5,7 @@ import { bearer, createTestOrganization } from '../factories/organization';
 import { createTestApp, useTestApp } from '../helpers/app';
 
 /**
- * GET /metrics (DESIGN section 10): Prometheus text with requests by route template and status,
+ * GET /metrics (docs/design.md §10): Prometheus text with requests by route template and status,
  * latency histograms, the database pool and the job queue depth; closed by METRICS_TOKEN when set.
  */
 const t = useTestApp();

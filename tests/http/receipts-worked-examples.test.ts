@@ -6,7 +6,7 @@ import { httpHelpers } from '../helpers/http';
 import { expectProblem } from '../helpers/problem';
 
 /**
- * Issue 10's worked examples of receipts and allocations, to the sen (DESIGN sections 4 and 16).
+ * Issue 10's worked examples of receipts and allocations, to the sen (docs/design.md §4 and §16).
  * The USD invoice: 925.93 net + 74.07 service tax (8%) = 1000.00 USD at 4.4712; its base is
  * 4140.02 + 331.18 = 4471.20 MYR.
  */

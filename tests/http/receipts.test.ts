@@ -8,7 +8,7 @@ import { httpHelpers } from '../helpers/http';
 import { expectProblem } from '../helpers/problem';
 
 /**
- * Receipts (DESIGN section 16): POST /v1/receivables/receipts (optionally allocated at once),
+ * Receipts (docs/design.md §16): POST /v1/receivables/receipts (optionally allocated at once),
  * GET /v1/receivables/receipts/{id}, GET /v1/receivables/receipts (keyset), and the tRPC operations
  * that spend money: receivables.receipts.allocate, applyCreditNote, reverseAllocation.
  */

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/lib/errors';
 import { guardRoute, sendIdempotentWrite } from '../../src/routers/route-guard';
-import { createCustomer } from '../../src/services/receivables/customers';
+import { createCustomer } from '../factories/setup';
 import { bearer, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 import { countIdempotencyKeys, customerCreateTarget } from '../helpers/writes';

@@ -1,5 +1,5 @@
 /**
- * Unit prices up to 6 decimal places whatever the currency (DESIGN section 4): the price is kept as
+ * Unit prices up to 6 decimal places whatever the currency (docs/design.md §4): the price is kept as
  * given, the line's net amount is what gets rounded to the currency. Answered with at least the
  * currency's places and at most 6 (trailing zeros beyond the currency's places trimmed).
  */

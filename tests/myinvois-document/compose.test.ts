@@ -29,6 +29,7 @@ function docRow(over: Partial<DocumentRow> = {}): DocumentRow {
     paymentTermsDays: 30,
     preparedBy: '00000000-0000-4000-8000-000000000004',
     createdAt: ISSUED_AT,
+    updatedAt: ISSUED_AT,
     issuedAt: null,
     reason: null,
     originalInvoiceId: null,
@@ -47,6 +48,7 @@ function docRow(over: Partial<DocumentRow> = {}): DocumentRow {
     projectId: null,
     multipleProjects: false,
     searchText: '',
+    stateChangedAt: null,
     ...over,
   };
 }

@@ -71,7 +71,7 @@ describe('admin services', () => {
     const key = await issueApiKey(ctx, { member_id: clerk.id, name: 'Integration', expires_at: new Date(Date.now() + 86_400_000) });
     expect(key.permissions).toContain('receivables.invoice.create');
     expect(key.permissions).not.toContain('organization.members.manage');
-    const listed = await listApiKeysOf(ctx, { member_id: clerk.id });
+    const { items: listed } = await listApiKeysOf(ctx, { member_id: clerk.id });
     expect(listed).toHaveLength(2);
     expect(listed[0]).toMatchObject({ id: key.id, name: 'Integration', state: 'active', owner_member_id: clerk.id });
     // The secret is everything after fk_<key id>_ (base64url, which may itself hold underscores).

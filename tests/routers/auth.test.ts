@@ -237,7 +237,7 @@ describe('sessions', () => {
       expect(expires_at).toBe('2033-05-01T12:00:00.000Z');
       const me = () => createInProcessClient(t.deps, { token: session_token }).auth.me();
       const expiry = async () => {
-        const [row] = await t.db.select({ e: sessions.expiresAt }).from(sessions).where(eq(sessions.tokenHash, sha256Hex(session_token)));
+        const [row] = await t.db.select({ e: sessions.expiresAt }).from(sessions).where(eq(sessions.tokenHash, sha256Hex(session_token!)));
         return row!.e.toISOString();
       };
       at('2033-05-01T11:00:00Z');

@@ -14,6 +14,8 @@ import { useTestApp } from '../helpers/app';
  */
 
 const t = useTestApp();
+/** Given to the built-in roles by later migrations (0033_webhook-events.sql, 0037_journal-export.sql), not by this one. */
+const ADDED_LATER = new Set(['organization.events.read', 'organization.webhooks.manage', 'receivables.journal.export']);
 const statements = readFileSync(new URL('../../drizzle/0006_built-in-role-permissions.sql', import.meta.url), 'utf8')
   .split('--> statement-breakpoint')
   .map((s) => s.trim())
@@ -40,7 +42,7 @@ describe('the built-in role permissions migration', () => {
     const after = rowsOf(await read());
     for (const row of after) {
       const builtIn = BUILT_IN_ROLES[row.key as keyof typeof BUILT_IN_ROLES];
-      if (builtIn) expect(row.permissions).toEqual(expect.arrayContaining([...builtIn.permissions]));
+      if (builtIn) expect(row.permissions).toEqual(expect.arrayContaining(builtIn.permissions.filter((p) => !ADDED_LATER.has(p))));
     }
     // The viewer keeps documents.create, which the organization had given it.
     expect(after.find((r) => r.key === 'viewer')!.permissions).toContain('documents.create');

@@ -1,18 +1,18 @@
 /**
  * Every gap reason and every refusal code of the contract (2.5), each from a situation built here, and
  * for refusals the act agreeing with the descriptor: the act is refused 403 transition_refused with
- * the very refusal the caller was shown (DESIGN sections 11 and 17).
+ * the very refusal the caller was shown (docs/design.md §11 and §17).
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { analyticAxes, members, positions } from '../../src/db/schema';
-import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
+import { assignPosition, createOrgUnit, createPosition } from '../factories/setup';
 import { decide, insertAssignment, insertGrant, readClaim, retireGrants } from '../factories/approvals';
 import { fileTestClaim } from '../factories/claim-filing';
 import { addClaimLine, createClaimReferenceData } from '../factories/claims';
 import { createTestMember, createTestOrganization, type TestMember } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
-import { refusedBy } from '../helpers/settings-calls';
+import { refusal } from '../helpers/settings';
 
 const t = useTestApp();
 
@@ -109,7 +109,7 @@ describe('gap reasons, each from its situation', () => {
     const shown = approveOf(await readClaim(t, w.accountant.session, answer.claim.id));
     expect(shown).toMatchObject({ allowed: false, gaps: [{ reason: 'no_primary_position', grant_id: w.superior.id }] });
     expect(shown.refusal).toBeUndefined();
-    expect((await refusedBy(decide(t, w.accountant.session, answer.claim.id, 'approve'))).status).toBe(403);
+    expect((await refusal(decide(t, w.accountant.session, answer.claim.id, 'approve'))).status).toBe(403);
   });
 
   it('above_root: the division head has no superior', async () => {
@@ -148,7 +148,7 @@ describe('refusal codes: the descriptor and the act agree', () => {
   async function agree(w: World, session: string, claimId: string, action: string, code: string) {
     const shown = (await readClaim(t, session, claimId)).available_transitions.find((d: any) => d.action_key === action);
     expect(shown).toMatchObject({ allowed: false, refusal: { code } });
-    const e: any = await refusedBy(decide(t, session, claimId, action, 'Because'));
+    const e: any = await refusal(decide(t, session, claimId, action, 'Because'));
     expect({ status: e.status, code: e.appCode, refusal: e.extensions?.refusal }).toEqual({ status: 403, code: 'transition_refused', refusal: shown.refusal });
   }
 

@@ -1,18 +1,18 @@
 /**
- * The approval engine through the claim's decisions (DESIGN sections 11 and 17): the superior signs in
+ * The approval engine through the claim's decisions (docs/design.md §11 and §17): the superior signs in
  * review, each project's approver signs its share in finance, a share over the approver's band goes
  * to the fallback, the claim moves once the last share is signed and is paid; what each person is
  * shown (available_transitions, signoffs) is what each act does.
  */
 import { describe, expect, it } from 'vitest';
-import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
-import { createAnalyticAccount } from '../../src/services/receivables/reference-data';
+import { assignPosition, createOrgUnit, createPosition } from '../factories/setup';
+import { createAnalyticAccount } from '../factories/setup';
 import { fileTestClaim } from '../factories/claim-filing';
 import { addClaimLine, createClaimReferenceData, createTestPayoutChannel } from '../factories/claims';
 import { decide, insertAssignment, insertGrant, pay, readClaim, retireGrants } from '../factories/approvals';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
-import { expectRefused } from '../helpers/settings-calls';
+import { expectRefused, refusal } from '../helpers/settings';
 
 const t = useTestApp();
 
@@ -54,7 +54,7 @@ describe('a claim through review, finance and payout', () => {
     ]);
     // The claimant is shown approve refused as self-approval, and the act says the same.
     expect(review.available_transitions.find((d: any) => d.action_key === 'approve')).toMatchObject({ allowed: false, refusal: { code: 'self_approval' } });
-    await expectRefused(decide(t, w.employee.session, claim.id, 'approve'), 403, 'transition_refused');
+    expectRefused(await refusal(decide(t, w.employee.session, claim.id, 'approve')), 403, 'transition_refused');
 
     const asHead = await readClaim(t, w.head.session, claim.id);
     const approve = asHead.available_transitions.find((d: any) => d.action_key === 'approve');
@@ -69,7 +69,7 @@ describe('a claim through review, finance and payout', () => {
 
     const asPm1 = await readClaim(t, w.pm1.session, claim.id);
     expect(asPm1.available_transitions.find((d: any) => d.action_key === 'approve')).toMatchObject({ allowed: false, refusal: { code: 'not_in_band' } });
-    await expectRefused(decide(t, w.pm1.session, claim.id, 'approve'), 403, 'transition_refused');
+    expectRefused(await refusal(decide(t, w.pm1.session, claim.id, 'approve')), 403, 'transition_refused');
 
     const afterPm2 = await decide(t, w.pm2.session, claim.id, 'approve');
     expect(afterPm2.claim.state).toBe('finance');

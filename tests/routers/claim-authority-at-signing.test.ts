@@ -1,5 +1,5 @@
 /**
- * Authority is weighed at signing as well as at opening (DESIGN section 17): an approver whose
+ * Authority is weighed at signing as well as at opening (docs/design.md §17): an approver whose
  * approver assignment ended or was deactivated, or whose superior position they left, no longer
  * signs a sign-off opened before, and is no longer shown approve (available_transitions, to_act and
  * your_share agree with the act). Another approver still in force completes it; a sign-off left with
@@ -7,14 +7,14 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { approverAssignments, positionAssignments } from '../../src/db/schema';
-import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
+import { approverAssignments, delegations, positionAssignments } from '../../src/db/schema';
+import { assignPosition, createOrgUnit, createPosition } from '../factories/setup';
 import { fileTestClaim } from '../factories/claim-filing';
 import { addClaimLine, createClaimReferenceData, createTestPayoutChannel } from '../factories/claims';
 import { decide, insertAssignment, insertDelegation, insertGrant, readClaim, retireGrants } from '../factories/approvals';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
-import { callerFor, expectRefused } from '../helpers/settings-calls';
+import { callerFor, expectRefused, refusal } from '../helpers/settings';
 
 const t = useTestApp();
 
@@ -37,7 +37,7 @@ async function world() {
   await retireGrants(t.db, org.id);
   const fc = await insertGrant(t.db, org.id, { name: 'Finance controller', kind: 'default', step: 'finance', holderMemberId: controller.id });
   await insertGrant(t.db, org.id, { name: 'Line manager', kind: 'superior', step: 'review', maxLevels: 1 });
-  await insertGrant(t.db, org.id, { name: 'Project approvers', kind: 'account_approver', step: 'finance', fallbackGrantId: fc.id });
+  const projectApprovers = await insertGrant(t.db, org.id, { name: 'Project approvers', kind: 'account_approver', step: 'finance', fallbackGrantId: fc.id });
   const a1 = await insertAssignment(t.db, org.id, { analyticAccountId: ref.zeta.id, memberId: pm1.id });
   const a2 = await insertAssignment(t.db, org.id, { analyticAccountId: ref.alpha.id, memberId: pm2.id });
   const channel = await createTestPayoutChannel(t.db, org.id, employee.id);
@@ -46,7 +46,7 @@ async function world() {
   await addClaimLine(t.db, { organizationId: org.id, claimId: claim.id, now, type: 'receipt', expenseDate: '2026-01-10', categoryId: ref.meals.id, description: 'Lunch', amount: '300.00', documentBasis: 'relaxation_receipt', relaxationReason: 'Stall', shares: [{ analyticAccountId: ref.zeta.id, percentage: '100' }] });
   await addClaimLine(t.db, { organizationId: org.id, claimId: claim.id, now, type: 'receipt', expenseDate: '2026-01-11', categoryId: ref.travel.id, description: 'Taxi', amount: '200.00', documentBasis: 'relaxation_receipt', relaxationReason: 'Driver', shares: [{ analyticAccountId: ref.alpha.id, percentage: '100' }] });
   await decide(t, employee.session, claim.id, 'submit');
-  return { org, ref, employee, head, deputyHead, pm1, pm2, controller, assistant, fc, a1, a2, claim, headPos };
+  return { org, ref, employee, head, deputyHead, pm1, pm2, controller, assistant, fc, projectApprovers, a1, a2, claim, headPos };
 }
 
 const approveOf = (answer: any) => answer.available_transitions.find((d: any) => d.action_key === 'approve');
@@ -70,9 +70,9 @@ describe('authority withdrawn after a sign-off opened', () => {
     expect(approveOf(asPm2).signs).toBeUndefined();
     expect(asPm2.signoffs.find((s: any) => s.account_code === 'P-ALPHA').eligible).not.toContain(w.pm2.id);
     expect(await toAct(w.pm2.session)).toEqual([]);
-    await expectRefused(decide(t, w.pm2.session, w.claim.id, 'approve'), 403, 'forbidden');
+    expectRefused(await refusal(decide(t, w.pm2.session, w.claim.id, 'approve')), 403, 'forbidden');
     expect(approveOf(await readClaim(t, w.assistant.session, w.claim.id))).toMatchObject({ allowed: false });
-    await expectRefused(decide(t, w.assistant.session, w.claim.id, 'approve'), 403, 'forbidden');
+    expectRefused(await refusal(decide(t, w.assistant.session, w.claim.id, 'approve')), 403, 'forbidden');
 
     // pm1 holds Alpha (the second assignment) and Zeta: signs both and the claim is approved.
     expect(approveOf(await readClaim(t, w.pm1.session, w.claim.id)).signs.map((s: any) => [s.account_code, s.amount])).toEqual([
@@ -88,7 +88,7 @@ describe('authority withdrawn after a sign-off opened', () => {
     await decide(t, w.head.session, w.claim.id, 'approve');
     await callerFor(t, w.org.owner.session, w.a2.revision).settings.approverAssignments.deactivate({ id: w.a2.id });
     expect(approveOf(await readClaim(t, w.pm2.session, w.claim.id))).toMatchObject({ allowed: false });
-    await expectRefused(decide(t, w.pm2.session, w.claim.id, 'approve'), 403, 'forbidden');
+    expectRefused(await refusal(decide(t, w.pm2.session, w.claim.id, 'approve')), 403, 'forbidden');
 
     // The controller (the fallback grant's holder) now holds Alpha's share, as opening would have given it.
     const asController = await readClaim(t, w.controller.session, w.claim.id);
@@ -104,17 +104,56 @@ describe('authority withdrawn after a sign-off opened', () => {
   it('a superior who left their position no longer signs review; the position\'s new holder does', async () => {
     const w = await world();
     expect(approveOf(await readClaim(t, w.head.session, w.claim.id))).toMatchObject({ allowed: true });
+    expect(await toAct(w.head.session)).toEqual([[w.claim.id, '500.00']]);
     // The head's assignment ended yesterday (a dated end passes); the assistant holds the position from today.
     await t.db
       .update(positionAssignments)
       .set({ validTo: day(-1) })
       .where(and(eq(positionAssignments.organizationId, w.org.id), eq(positionAssignments.memberId, w.head.id)));
     expect(approveOf(await readClaim(t, w.head.session, w.claim.id))).toMatchObject({ allowed: false });
-    await expectRefused(decide(t, w.head.session, w.claim.id, 'approve'), 403, 'forbidden');
+    expect(await toAct(w.head.session)).toEqual([]);
+    expectRefused(await refusal(decide(t, w.head.session, w.claim.id, 'approve')), 403, 'forbidden');
+    expect(await toAct(w.assistant.session)).toEqual([]);
     await callerFor(t, w.org.owner.session).settings.positionAssignments.create({ member_id: w.assistant.id, position_id: w.headPos.id, valid_from: day(0) });
     // Nobody stored is in force: the step falls back as opening would today, to the position's new holder.
     const asAssistant = await readClaim(t, w.assistant.session, w.claim.id);
     expect(approveOf(asAssistant)).toMatchObject({ allowed: true, signs: [{ account_code: 'P-ALPHA', amount: '200.00' }, { account_code: 'P-ZETA', amount: '300.00' }] });
+    expect(await toAct(w.assistant.session)).toEqual([[w.claim.id, '500.00']]);
     expect((await decide(t, w.assistant.session, w.claim.id, 'approve')).claim.state).toBe('finance');
+  });
+});
+
+describe('the set-up to_act judges by (cached per process under the organization\'s epoch)', () => {
+  it('a grant deactivated after to_act was read: the next to_act follows it at once and agrees with each claim answer', async () => {
+    const w = await world();
+    await decide(t, w.head.session, w.claim.id, 'approve');
+    // Read twice: the second is answered from the process's cache of the set-up.
+    expect(await toAct(w.pm2.session)).toEqual([[w.claim.id, '200.00']]);
+    expect(await toAct(w.pm2.session)).toEqual([[w.claim.id, '200.00']]);
+    expect(await toAct(w.controller.session)).toEqual([]);
+
+    await callerFor(t, w.org.owner.session, w.projectApprovers.revision).settings.approvalGrants.deactivate({ id: w.projectApprovers.id });
+    // The project approvers no longer sign, and to_act says so for each member as their claim answer does.
+    expect(approveOf(await readClaim(t, w.pm2.session, w.claim.id))).toMatchObject({ allowed: false });
+    expect(approveOf(await readClaim(t, w.pm1.session, w.claim.id))).toMatchObject({ allowed: false });
+    expect(await toAct(w.pm2.session)).toEqual([]);
+    expect(await toAct(w.pm1.session)).toEqual([]);
+    const asController = approveOf(await readClaim(t, w.controller.session, w.claim.id));
+    expect(await toAct(w.controller.session)).toEqual(asController.allowed ? [[w.claim.id, '500.00']] : []);
+  });
+
+  it('a delegation made after to_act was read: the delegate finds the claim at once; ended, it is gone again', async () => {
+    const w = await world();
+    await decide(t, w.head.session, w.claim.id, 'approve');
+    expect(await toAct(w.assistant.session)).toEqual([]);
+    // pm2's own list judges the claim: the organization's delegations of today are read (and kept).
+    expect(await toAct(w.pm2.session)).toEqual([[w.claim.id, '200.00']]);
+    const lent = await insertDelegation(t.db, w.org.id, { delegatorMemberId: w.pm2.id, delegateMemberId: w.assistant.id, validFrom: day(-1), validTo: day(3) });
+    expect(approveOf(await readClaim(t, w.assistant.session, w.claim.id))).toMatchObject({ allowed: true, signs: [{ account_code: 'P-ALPHA', amount: '200.00' }] });
+    expect(await toAct(w.assistant.session)).toEqual([[w.claim.id, '200.00']]);
+    await t.db.update(delegations).set({ validTo: day(-1) }).where(and(eq(delegations.organizationId, w.org.id), eq(delegations.id, lent.id)));
+    // Nothing lent any more: the claim is neither the assistant's to act on nor to read.
+    expect(await toAct(w.assistant.session)).toEqual([]);
+    expectRefused(await refusal(readClaim(t, w.assistant.session, w.claim.id)), 404, 'not_found');
   });
 });

@@ -7,13 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
-import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
+import { assignPosition, createOrgUnit, createPosition } from '../factories/setup';
 import { decide, insertAssignment, insertGrant, readClaim, retireGrants } from '../factories/approvals';
 import { fileTestClaim } from '../factories/claim-filing';
 import { addClaimLine, createClaimReferenceData, createTestPayoutChannel } from '../factories/claims';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
-import { callerFor, expectRefused } from '../helpers/settings-calls';
+import { callerFor, expectRefused, refusal } from '../helpers/settings';
 
 const t = useTestApp();
 
@@ -46,19 +46,19 @@ describe('expenses.claims.transition refusals', () => {
   it('shape errors are 400: wrong type, unknown field, malformed id', async () => {
     const w = await world();
     const rev = await revisionOf(w.employee.session, w.claimId);
-    await expectRefused(transition(w.employee.session, rev, { id: w.claimId, action_key: 7 }), 400, 'invalid_request');
-    await expectRefused(transition(w.employee.session, rev, { id: w.claimId, action_key: 'submit', actor: w.head.id }), 400, 'invalid_request');
-    await expectRefused(transition(w.employee.session, rev, { id: 'nope', action_key: 'submit' }), 400, 'invalid_request');
+    expectRefused(await refusal(transition(w.employee.session, rev, { id: w.claimId, action_key: 7 })), 400, 'invalid_request');
+    expectRefused(await refusal(transition(w.employee.session, rev, { id: w.claimId, action_key: 'submit', actor: w.head.id })), 400, 'invalid_request');
+    expectRefused(await refusal(transition(w.employee.session, rev, { id: 'nope', action_key: 'submit' })), 400, 'invalid_request');
     // A length is a rule: 422 naming the field.
-    const long = await expectRefused(transition(w.employee.session, rev, { id: w.claimId, action_key: 'submit', reason: 'x'.repeat(501) }), 422, 'validation', '/reason');
+    const long = expectRefused(await refusal(transition(w.employee.session, rev, { id: w.claimId, action_key: 'submit', reason: 'x'.repeat(501) })), 422, 'validation', '/reason');
     expect(long.fieldErrors).toEqual([{ pointer: '/reason', detail: 'must be at most 500 characters' }]);
   });
 
   it('If-Match: missing is 428, stale is 409 revision_mismatch; nothing changes', async () => {
     const w = await world();
     const rev = await revisionOf(w.employee.session, w.claimId);
-    await expectRefused(transition(w.employee.session, undefined, { id: w.claimId, action_key: 'submit' }), 428, 'revision_required');
-    await expectRefused(transition(w.employee.session, rev - 1, { id: w.claimId, action_key: 'submit' }), 409, 'revision_mismatch');
+    expectRefused(await refusal(transition(w.employee.session, undefined, { id: w.claimId, action_key: 'submit' })), 428, 'revision_required');
+    expectRefused(await refusal(transition(w.employee.session, rev - 1, { id: w.claimId, action_key: 'submit' })), 409, 'revision_mismatch');
     expect((await readClaim(t, w.employee.session, w.claimId)).claim).toMatchObject({ state: 'draft', revision: rev });
   });
 
@@ -66,22 +66,22 @@ describe('expenses.claims.transition refusals', () => {
     const w = await world();
     const rev = await revisionOf(w.employee.session, w.claimId);
     const byKey = createInProcessClient(t.deps, { token: w.employee.apiKey, idempotencyKey: 'k1', ifMatch: `"${rev}"` });
-    await expectRefused(byKey.expenses.claims.transition({ id: w.claimId, action_key: 'submit' }), 403, 'person_required');
+    expectRefused(await refusal(byKey.expenses.claims.transition({ id: w.claimId, action_key: 'submit' })), 403, 'person_required');
   });
 
   it('another organization’s claim, or one the caller may not read, is 404', async () => {
     const w = await world();
     const stranger = await createTestOrganization(t.db);
-    await expectRefused(transition(stranger.owner.session, 1, { id: w.claimId, action_key: 'submit' }), 404, 'not_found');
-    await expectRefused(transition(w.pm.session, 1, { id: w.claimId, action_key: 'submit' }), 404, 'not_found');
+    expectRefused(await refusal(transition(stranger.owner.session, 1, { id: w.claimId, action_key: 'submit' })), 404, 'not_found');
+    expectRefused(await refusal(transition(w.pm.session, 1, { id: w.claimId, action_key: 'submit' })), 404, 'not_found');
   });
 
   it('an action that is not an exit of the state is 409 conflict; return needs a reason (422 at /reason)', async () => {
     const w = await world();
-    await expectRefused(transition(w.employee.session, await revisionOf(w.employee.session, w.claimId), { id: w.claimId, action_key: 'approve' }), 409, 'conflict');
+    expectRefused(await refusal(transition(w.employee.session, await revisionOf(w.employee.session, w.claimId), { id: w.claimId, action_key: 'approve' })), 409, 'conflict');
     await decide(t, w.employee.session, w.claimId, 'submit');
-    await expectRefused(transition(w.head.session, await revisionOf(w.head.session, w.claimId), { id: w.claimId, action_key: 'return' }), 422, 'validation', '/reason');
-    await expectRefused(transition(w.head.session, await revisionOf(w.head.session, w.claimId), { id: w.claimId, action_key: 'return', reason: '   ' }), 422, 'validation', '/reason');
+    expectRefused(await refusal(transition(w.head.session, await revisionOf(w.head.session, w.claimId), { id: w.claimId, action_key: 'return' })), 422, 'validation', '/reason');
+    expectRefused(await refusal(transition(w.head.session, await revisionOf(w.head.session, w.claimId), { id: w.claimId, action_key: 'return', reason: '   ' })), 422, 'validation', '/reason');
   });
 
   it('a claim with no active line cannot be submitted (409, and the descriptor says so)', async () => {
@@ -89,7 +89,7 @@ describe('expenses.claims.transition refusals', () => {
     const empty = await fileTestClaim(t, w.employee);
     const shown = (await readClaim(t, w.employee.session, empty.id)).available_transitions.find((d: any) => d.action_key === 'submit');
     expect(shown.allowed).toBe(false);
-    const e = await expectRefused(transition(w.employee.session, 1, { id: empty.id, action_key: 'submit' }), 409, 'conflict');
+    const e = expectRefused(await refusal(transition(w.employee.session, 1, { id: empty.id, action_key: 'submit' })), 409, 'conflict');
     expect(e.detail).toContain('no active line');
   });
 });
@@ -129,20 +129,20 @@ describe('expenses.claims.pay refusals', () => {
   it('needs expenses.claim.pay (403), a person (403 person_required) and If-Match (428)', async () => {
     const w = await approved();
     const rev = await revisionOf(w.payer.session, w.claimId);
-    await expectRefused(payAs(w.head.session, rev, { id: w.claimId }), 403, 'forbidden');
+    expectRefused(await refusal(payAs(w.head.session, rev, { id: w.claimId })), 403, 'forbidden');
     const byKey = createInProcessClient(t.deps, { token: w.payer.apiKey, idempotencyKey: 'p1', ifMatch: `"${rev}"` });
-    await expectRefused(byKey.expenses.claims.pay({ id: w.claimId }), 403, 'person_required');
-    await expectRefused(payAs(w.payer.session, undefined, { id: w.claimId }), 428, 'revision_required');
+    expectRefused(await refusal(byKey.expenses.claims.pay({ id: w.claimId })), 403, 'person_required');
+    expectRefused(await refusal(payAs(w.payer.session, undefined, { id: w.claimId })), 428, 'revision_required');
   });
 
   it('refuses a channel that is not the claimant’s and a bank figure for a line that is not bank-charged (422), leaving the claim approved', async () => {
     const w = await approved();
     const rev = await revisionOf(w.payer.session, w.claimId);
     const payersOwn = await createTestPayoutChannel(t.db, w.org.id, w.payer.id);
-    await expectRefused(payAs(w.payer.session, rev, { id: w.claimId, channel_id: payersOwn.id }), 422, 'validation', '/channel_id');
+    expectRefused(await refusal(payAs(w.payer.session, rev, { id: w.claimId, channel_id: payersOwn.id })), 422, 'validation', '/channel_id');
     const lineId = (await readClaim(t, w.payer.session, w.claimId)).lines[0].id;
-    await expectRefused(payAs(w.payer.session, rev, { id: w.claimId, bank_charged_amounts: [{ line_id: lineId, amount: '25.00' }] }), 422, 'validation', '/bank_charged_amounts/0/line_id');
-    await expectRefused(payAs(w.payer.session, rev, { id: w.claimId, bank_charged_amounts: [{ line_id: lineId, amount: 'abc' }] }), 400, 'invalid_request');
+    expectRefused(await refusal(payAs(w.payer.session, rev, { id: w.claimId, bank_charged_amounts: [{ line_id: lineId, amount: '25.00' }] })), 422, 'validation', '/bank_charged_amounts/0/line_id');
+    expectRefused(await refusal(payAs(w.payer.session, rev, { id: w.claimId, bank_charged_amounts: [{ line_id: lineId, amount: 'abc' }] })), 400, 'invalid_request');
     const after = await readClaim(t, w.payer.session, w.claimId);
     expect(after.claim).toMatchObject({ state: 'approved', revision: rev });
     expect(after.settlements).toEqual([]);

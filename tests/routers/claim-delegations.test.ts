@@ -1,17 +1,17 @@
 /**
- * Delegation and the sole-owner rule on claims (DESIGN sections 11 and 17): a delegate signs on the
+ * Delegation and the sole-owner rule on claims (docs/design.md §11 and §17): a delegate signs on the
  * delegator's authority (`via: delegation`, `authority_member_id` the delegator) only within the
  * dated period and the delegated scope; a delegate who is the claimant may not; no re-delegation.
  * A sole owner has no exception on their own claim unless the organization turns it on.
  */
 import { describe, expect, it } from 'vitest';
-import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
+import { assignPosition, createOrgUnit, createPosition } from '../factories/setup';
 import { decide, insertAssignment, insertDelegation, insertGrant, readClaim, retireGrants, setClaimPolicy } from '../factories/approvals';
 import { fileTestClaim } from '../factories/claim-filing';
 import { addClaimLine, createClaimReferenceData } from '../factories/claims';
 import { createTestMember, createTestOrganization, type TestMember } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
-import { refusedBy } from '../helpers/settings-calls';
+import { refusal } from '../helpers/settings';
 
 const t = useTestApp();
 
@@ -50,7 +50,9 @@ describe('delegation', () => {
     const answer = await submitted(w, w.employee);
     // eligible names the delegate beside the delegator; the delegate may read the claim and sign it.
     expect(answer.signoffs[0].eligible).toEqual([w.head.id, w.delegate.id]);
-    expect(approveOf(await readClaim(t, w.delegate.session, answer.claim.id))).toMatchObject({ allowed: true, signs: [{ amount: '120.00' }] });
+    expect(approveOf(await readClaim(t, w.delegate.session, answer.claim.id))).toMatchObject({ allowed: true, signs: [{ amount: '120.00', authority_member_id: w.head.id, via: 'delegation' }] });
+    // The delegator's own descriptor names their own authority.
+    expect(approveOf(await readClaim(t, w.head.session, answer.claim.id))).toMatchObject({ allowed: true, signs: [{ amount: '120.00', authority_member_id: w.head.id, via: 'grant' }] });
     const signed = await decide(t, w.delegate.session, answer.claim.id, 'approve');
     expect(signed.claim.state).toBe('finance');
     expect(signed.decisions.at(-1)).toMatchObject({ actor_member_id: w.delegate.id, authority_member_id: w.head.id, via: 'delegation', from: 'review', to: 'finance' });
@@ -62,7 +64,7 @@ describe('delegation', () => {
     await insertDelegation(t.db, w.org.id, { delegatorMemberId: w.head.id, delegateMemberId: w.delegate.id, validFrom: shift(5), validTo: shift(20) });
     const answer = await submitted(w, w.employee);
     expect(answer.signoffs[0].eligible).toEqual([w.head.id]);
-    expect((await refusedBy(decide(t, w.delegate.session, answer.claim.id, 'approve'))).status).toBe(404);
+    expect((await refusal(decide(t, w.delegate.session, answer.claim.id, 'approve'))).status).toBe(404);
   });
 
   it('a delegate who is the claimant may not sign their own claim: self_approval', async () => {
@@ -70,7 +72,7 @@ describe('delegation', () => {
     await insertDelegation(t.db, w.org.id, { delegatorMemberId: w.head.id, delegateMemberId: w.employee.id, validFrom: today(), validTo: shift(3) });
     const answer = await submitted(w, w.employee);
     expect(approveOf(answer)).toMatchObject({ allowed: false, refusal: { code: 'self_approval' } });
-    const e: any = await refusedBy(decide(t, w.employee.session, answer.claim.id, 'approve'));
+    const e: any = await refusal(decide(t, w.employee.session, answer.claim.id, 'approve'));
     expect({ status: e.status, code: e.extensions?.refusal?.code }).toEqual({ status: 403, code: 'self_approval' });
   });
 
@@ -80,7 +82,7 @@ describe('delegation', () => {
     await insertDelegation(t.db, w.org.id, { delegatorMemberId: w.delegate.id, delegateMemberId: w.second.id, validFrom: today(), validTo: shift(3) });
     const answer = await submitted(w, w.employee);
     expect(answer.signoffs[0].eligible).toEqual([w.head.id, w.delegate.id]);
-    expect((await refusedBy(decide(t, w.second.session, answer.claim.id, 'approve'))).status).toBe(404);
+    expect((await refusal(decide(t, w.second.session, answer.claim.id, 'approve'))).status).toBe(404);
   });
 
   it('a delegation of one analytic account covers only that account’s shares', async () => {
@@ -88,7 +90,7 @@ describe('delegation', () => {
     const answer = await submitted(w, w.employee);
     const finance = await decide(t, w.head.session, answer.claim.id, 'approve');
     await insertDelegation(t.db, w.org.id, { delegatorMemberId: w.pm.id, delegateMemberId: w.delegate.id, validFrom: today(), validTo: shift(3), scope: 'analytic_account', analyticAccountId: w.ref.alpha.id });
-    expect((await refusedBy(decide(t, w.delegate.session, finance.claim.id, 'approve'))).status).toBe(404);
+    expect((await refusal(decide(t, w.delegate.session, finance.claim.id, 'approve'))).status).toBe(404);
     await insertDelegation(t.db, w.org.id, { delegatorMemberId: w.pm.id, delegateMemberId: w.second.id, validFrom: today(), validTo: shift(3), scope: 'analytic_account', analyticAccountId: w.ref.zeta.id });
     const approved = await decide(t, w.second.session, finance.claim.id, 'approve');
     expect(approved.claim.state).toBe('approved');
@@ -117,7 +119,7 @@ describe('the sole owner on their own claim', () => {
     await setClaimPolicy(t.db, org.id, { soleOwnerException: true });
     const approve = approveOf(await readClaim(t, org.owner.session, claim.claim.id));
     expect(approve).toMatchObject({ allowed: true, requires_reason: true, sole_owner_exception: true });
-    const e: any = await refusedBy(decide(t, org.owner.session, claim.claim.id, 'approve', ' '));
+    const e: any = await refusal(decide(t, org.owner.session, claim.claim.id, 'approve', ' '));
     expect(e.appCode).toBe('sole_owner_reason_required');
     const signed = await decide(t, org.owner.session, claim.claim.id, 'approve', 'Sole director; no one else can approve');
     expect(signed.decisions.at(-1)).toMatchObject({ via: 'sole_owner_exception', from: 'review', to: 'finance', reason: 'Sole director; no one else can approve' });

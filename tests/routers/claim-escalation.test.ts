@@ -1,5 +1,5 @@
 /**
- * Escalation of unsigned sign-offs (DESIGN sections 14 and 17), through the job runner on a test
+ * Escalation of unsigned sign-offs (docs/design.md §14 and §17), through the job runner on a test
  * clock: after the organization's working days (3 by default; weekends by the seller's state), the
  * next covering superior is added to who may sign, the original approver stays, weekends are skipped,
  * and the hop signs with `via: escalation`. Dates are in early 2025 so that no other test's sign-off
@@ -11,7 +11,7 @@ import { claimSignoffs, organizations } from '../../src/db/schema';
 import { loadConfig } from '../../src/config';
 import { JobRunner } from '../../src/jobs/runner';
 import { buildJobRegistry } from '../../src/jobs/standard-jobs';
-import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
+import { assignPosition, createOrgUnit, createPosition } from '../factories/setup';
 import { decide, insertGrant, readClaim, retireGrants, setClaimPolicy } from '../factories/approvals';
 import { fileTestClaim } from '../factories/claim-filing';
 import { addClaimLine, createClaimReferenceData } from '../factories/claims';

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
 import { claimLines, claimSettlements, fileAttachments, payoutChannels } from '../../src/db/schema';
 import { open } from '../../src/lib/secret-box';
-import { assignPosition, createOrgUnit, createPosition } from '../../src/services/people/org-chart';
-import { createAnalyticAccount, createTaxCode } from '../../src/services/receivables/reference-data';
+import { assignPosition, createOrgUnit, createPosition } from '../factories/setup';
+import { createAnalyticAccount, createTaxCode } from '../factories/setup';
 import {
   addClaimLine,
   createClaimReferenceData,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
 import { createTestMember, createTestOrganization } from '../factories/organization';
-import { createCustomFieldDefinition } from '../../src/services/receivables/reference-data';
+import { createCustomFieldDefinition } from '../factories/setup';
 import { createReceivablesSetup } from '../factories/receivables';
 import { onPostgres, useTestApp } from '../helpers/app';
 import { customerCreateTarget, sendWrite } from '../helpers/writes';

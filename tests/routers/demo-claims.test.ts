@@ -3,15 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
 import { payoutChannels } from '../../src/db/schema';
 import { derivedDevelopmentKey, open, parseKey } from '../../src/lib/secret-box';
-import { seedDemo, type DemoOrganization } from '../../src/demo/seed-demo';
+import type { DemoOrganization } from '../../src/demo/seed-demo';
 import { useTestApp } from '../helpers/app';
+import { demoOnce } from '../helpers/demo';
 import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
 
 const t = useTestApp();
+// Every test here reads the demo: one seeding serves them all.
+const seeded = demoOnce(t);
 
 describe('the demo data set has claims exercising every derived field', () => {
   it('seeds reference data and example claims in every organization, readable through expenses.claims.get', async () => {
-    const demo = await seedDemo(t.deps, new Date());
+    const demo = await seeded();
     const acme = demo.organizations[0]!;
     const owner = acme.members.find((m) => m.role === 'owner')!;
     expect(acme.claim_groups).toEqual([expect.objectContaining({ retired: false }), expect.objectContaining({ retired: true })]);
@@ -63,7 +66,7 @@ async function decisionsOf(org: DemoOrganization, claimId: string) {
 
 describe('the demo claims are decided by the right people, through the approval engine', () => {
   it('each state reached by the claimant, the superior up the org chart, the KLCC approver, the controller, the delegate and the payer', async () => {
-    const demo = await seedDemo(t.deps, new Date());
+    const demo = await seeded();
     const acme = demo.organizations[0]!;
     const byTitle = (title: string) => acme.claims.find((c) => c.title === title)!;
     const decided = async (title: string) => (await decisionsOf(acme, byTitle(title).id)).rows;
@@ -132,7 +135,7 @@ describe('the demo claims are decided by the right people, through the approval 
   });
 
   it('prints the grants, the banded KLCC approver and the delegation it set up', async () => {
-    const demo = await seedDemo(t.deps, new Date());
+    const demo = await seeded();
     const acme = demo.organizations[0]!;
     const id = (name: string) => acme.members.find((m) => m.name === name)!.id;
     const grants = acme.approval_grants.map((g) => [g.name, g.kind, g.step]);
@@ -155,7 +158,7 @@ describe('the demo claims are decided by the right people, through the approval 
 
 describe('the demo payout channels', () => {
   it('are encrypted under the configured PAYOUT_ENCRYPTION_KEY, not a derived development key', async () => {
-    const demo = await seedDemo(t.deps, new Date());
+    const demo = await seeded();
     const acme = demo.organizations[0]!;
     const rows = await t.db.select().from(payoutChannels).where(eq(payoutChannels.organizationId, acme.id));
     expect(rows.length).toBeGreaterThan(1);

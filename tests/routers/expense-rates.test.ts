@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMileageRate, createPerDiemRate } from '../../src/services/expenses/reference-data';
+import { createMileageRate, createPerDiemRate } from '../factories/setup';
 import { createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 

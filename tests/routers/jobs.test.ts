@@ -75,6 +75,21 @@ describe('a batch of the runner', () => {
     expect(await t.db.select().from(jobs).where(eq(jobs.kind, `${kind}-followup`))).toHaveLength(1);
   });
 
+  it('takes kinds in turns: a backlog of one kind due first does not hold up another kind due after it', async () => {
+    const backlog = uniqueKind('backlog');
+    const mail = uniqueKind('mail');
+    for (let i = 0; i < 25; i++) await enqueue(t.db, { kind: backlog, payload: { i }, now: new Date(NOW.getTime() - 3_600_000 + i * 1000) });
+    await enqueue(t.db, { kind: mail, payload: {}, now: NOW });
+    const ran: string[] = [];
+    const registry = new JobRegistry().register(backlog, async () => void ran.push(backlog)).register(mail, async () => void ran.push(mail));
+    const result = await new JobRunner({ db: t.db, registry, random: () => 0, batchSize: 10 }).runOnce(NOW);
+    // Ten claimed: the one mail job and nine of the backlog (oldest first); fifteen wait for the next batch.
+    expect(result).toMatchObject({ claimed: 10, done: 10 });
+    expect(ran.filter((k) => k === mail)).toHaveLength(1);
+    const left = await t.db.select({ payload: jobs.payload }).from(jobs).where(and(eq(jobs.kind, backlog), eq(jobs.state, 'queued')));
+    expect(left.map((r) => (r.payload as { i: number }).i).sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, i) => i + 9));
+  });
+
   it('a failing handler leaves none of its writes; the failure is recorded and retried after the backoff', async () => {
     const kind = uniqueKind('fails');
     const runner = runnerFor(kind, async ({ db, now }) => {
@@ -134,8 +149,10 @@ describe('the standard jobs', () => {
       [JOB_KINDS.purgeLoginFailures]: 3600,
       [JOB_KINDS.purgeUnboundFiles]: 3600,
       [JOB_KINDS.purgeFinishedJobs]: 86_400,
+      [JOB_KINDS.purgeEvents]: 3600,
       [JOB_KINDS.escalateSignoffs]: 600,
       [JOB_KINDS.myinvoisSweep]: 60,
+      [JOB_KINDS.paymentReminders]: 3600,
     });
   });
 

@@ -21,7 +21,7 @@ const NOW = new Date('2026-05-10T04:00:00Z');
 const stubSigns: SignsOf = async (ctx, claim) => {
   if (claim.title.startsWith('skip')) return [];
   const rows = await listClaimSignoffs(ctx.db, { organizationId: ctx.principal.organizationId, claimId: claim.id });
-  return rows.map((s) => ({ account_code: s.accountCode, account_name: s.accountName, amount: s.amount, analytic_account_id: s.analyticAccountId, axis_id: s.axisId }));
+  return rows.map((s) => ({ account_code: s.accountCode, account_name: s.accountName, amount: s.amount, analytic_account_id: s.analyticAccountId, axis_id: s.axisId, authority_member_id: ctx.principal.memberId, via: 'grant' as const }));
 };
 
 async function world() {
@@ -131,5 +131,26 @@ describe('scope=to_act (the list service)', () => {
     // The lender themselves is eligible in their own right on every third claim.
     const lender = await contextFor(t.db, w.org.id, w.lender.id, NOW);
     expect((await listClaims(lender, { scope: 'to_act', limit: 100 }, stubSigns)).claims.map((c) => c.id)).toEqual(w.lenders);
+  });
+
+  it('follows changes of who is eligible: a member added to a sign-off finds it, one removed no longer does, a signed one is nobody\'s', async () => {
+    const w = await world();
+    const newcomer = await createTestMember(t.db, w.org.id, { role: 'viewer' });
+    const asNewcomer = await contextFor(t.db, w.org.id, newcomer.id, NOW);
+    const ids = async (ctx: typeof w.ctx) => (await listClaims(ctx, { scope: 'to_act', limit: 100 }, stubSigns)).claims.map((c) => c.id);
+    expect(await ids(asNewcomer)).toEqual([]);
+    // An escalation hop (or a fallback after authority was withdrawn) rewrites `eligible`.
+    const [first, second] = w.expected;
+    await queryRows(t.db, sql`update claim_signoffs set eligible = array[${newcomer.id}::text] where organization_id = ${w.org.id} and claim_id = ${first!}`);
+    await queryRows(t.db, sql`update claim_signoffs set eligible = eligible || ${newcomer.id}::text where organization_id = ${w.org.id} and claim_id = ${second!}`);
+    expect(await ids(asNewcomer)).toEqual([first, second]);
+    const signer = await ids(w.ctx);
+    expect(signer).not.toContain(first);
+    expect(signer).toContain(second);
+    for (const s of await listClaimSignoffs(t.db, { organizationId: w.org.id, claimId: second! })) {
+      await signSignoffRow(t.db, { organizationId: w.org.id, signoffId: s.id, actorMemberId: newcomer.id, via: 'grant', now: NOW });
+    }
+    expect(await ids(asNewcomer)).toEqual([first]);
+    expect(await ids(w.ctx)).not.toContain(second);
   });
 });

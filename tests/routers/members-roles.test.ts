@@ -262,7 +262,7 @@ describe('the role editor rules', () => {
     await as(org.owner.session).organization.roles.create({ key: 'delegate', name: 'Delegate', permissions });
     const person = await as(org.owner.session).organization.members.add({ name: 'Delegate', email: uniqueEmail(), password: PASSWORD, roles: ['delegate'] });
     const { session_token } = await createCallerFactory(appRouter)(createInProcessContext(t.deps, { ip: '10.30.0.1' })).auth.login({ email: person.email!, password: PASSWORD });
-    return { org, person, token: session_token };
+    return { org, person, token: session_token! };
   }
   const ADMIN = ['organization.members.manage', 'organization.roles.manage', 'organization.settings.read'];
 

@@ -3,7 +3,7 @@ import { createInProcessClient } from '../../src/client';
 import type { Database } from '../../src/db/client';
 import type { AppDeps } from '../../src/deps';
 import { useTestApp } from '../helpers/app';
-import { expectRefused } from '../helpers/settings-calls';
+import { expectRefused, refusal } from '../helpers/settings';
 import { createTestOrganization } from '../factories/organization';
 
 /**
@@ -28,10 +28,10 @@ describe('operations nested in an outer transaction', () => {
         const replayed = await asOwner('nested-key-1').receivables.customers.create({ code: 'N-1', legal_name: 'Nested Sdn Bhd' });
         expect(replayed.id).toBe(first.id);
         createdId = first.id;
-        await expectRefused(asOwner('nested-key-1').receivables.customers.create({ code: 'N-2', legal_name: 'Another' }), 409, 'idempotency_key_reused');
+        expectRefused(await refusal(asOwner('nested-key-1').receivables.customers.create({ code: 'N-2', legal_name: 'Another' })), 409, 'idempotency_key_reused');
 
         // A refusal rolls back its own savepoint; the outer transaction goes on.
-        await expectRefused(asOwner().receivables.customers.create({ code: 'N-1', legal_name: 'Taken code' }), 409, 'conflict', '/code');
+        expectRefused(await refusal(asOwner().receivables.customers.create({ code: 'N-1', legal_name: 'Taken code' })), 409, 'conflict', '/code');
         const second = await asOwner().receivables.customers.create({ code: 'N-2', legal_name: 'Second Sdn Bhd' });
 
         // An API key's request is counted against its limits (in memory, or the pool's table on PostgreSQL) and answers.
@@ -48,6 +48,6 @@ describe('operations nested in an outer transaction', () => {
 
     const after = await createInProcessClient(t.deps, { token: org.owner.session }).receivables.customers.list({ limit: 10 });
     expect(after.customers).toEqual([]);
-    await expectRefused(createInProcessClient(t.deps, { token: org.owner.session }).receivables.customers.get({ id: createdId }), 404, 'not_found');
+    expectRefused(await refusal(createInProcessClient(t.deps, { token: org.owner.session }).receivables.customers.get({ id: createdId })), 404, 'not_found');
   });
 });

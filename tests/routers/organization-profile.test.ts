@@ -4,7 +4,7 @@ import { createTestMember, createTestOrganization } from '../factories/organizat
 import { issueTestDocument } from '../factories/receivables';
 import { useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
-import { callerFor, expectRefused } from '../helpers/settings-calls';
+import { callerFor, expectRefused, refusal } from '../helpers/settings';
 
 /** organization.profile.get|update: the organization's own settings and the seller identity. */
 
@@ -43,8 +43,19 @@ describe('organization.profile.get', () => {
       address: null,
       phone: null,
       email: null,
+      bank_name: null,
+      bank_account_no: null,
+      duitnow_id: null,
+      jompay_biller_code: null,
       revision: 1,
     });
+  });
+
+  it('takes the payment instructions invoices print (bank, account, DuitNow ID, JomPAY biller code); null clears one', async () => {
+    const org = await createTestOrganization(t.db);
+    const set = { bank_name: 'Maybank', bank_account_no: '5140 1234 5678', duitnow_id: '202001234567', jompay_biller_code: '12345' };
+    expect(await callerFor(t, org.owner.session, 1).organization.profile.update(set)).toMatchObject({ ...set, revision: 2 });
+    expect(await callerFor(t, org.owner.session, 2).organization.profile.update({ duitnow_id: null })).toMatchObject({ duitnow_id: null, bank_name: 'Maybank', revision: 3 });
   });
 
   it('every role may read it (organization.settings.read); a key without that permission is 403; unknown fields 400', async () => {
@@ -52,8 +63,8 @@ describe('organization.profile.get', () => {
     const employee = await createTestMember(t.db, org.id, { role: 'employee' });
     expect((await callerFor(t, employee.session).organization.profile.get()).id).toBe(org.id);
     const keyOnly = await createTestMember(t.db, org.id, { role: 'owner', keyPermissions: ['receivables.invoice.read'] });
-    await expectRefused(callerFor(t, keyOnly.apiKey).organization.profile.get(), 403, 'forbidden');
-    await expectRefused(callerFor(t, org.owner.session).organization.profile.get({ id: org.id }), 400, 'invalid_request', '/id');
+    expectRefused(await refusal(callerFor(t, keyOnly.apiKey).organization.profile.get()), 403, 'forbidden');
+    expectRefused(await refusal(callerFor(t, org.owner.session).organization.profile.get({ id: org.id })), 400, 'invalid_request', '/id');
   });
 });
 
@@ -101,11 +112,11 @@ describe('organization.profile.update', () => {
 
   it('refuses stale and missing If-Match (409, 428), a member without organization.settings.manage (403)', async () => {
     const org = await createTestOrganization(t.db);
-    await expectRefused(callerFor(t, org.owner.session, 2).organization.profile.update({ name: 'X' }), 409, 'revision_mismatch', '/headers/if-match');
-    await expectRefused(callerFor(t, org.owner.session).organization.profile.update({ name: 'X' }), 428, 'revision_required');
+    expectRefused(await refusal(callerFor(t, org.owner.session, 2).organization.profile.update({ name: 'X' })), 409, 'revision_mismatch', '/headers/if-match');
+    expectRefused(await refusal(callerFor(t, org.owner.session).organization.profile.update({ name: 'X' })), 428, 'revision_required');
     for (const role of ['clerk', 'employee', 'viewer'] as const) {
       const member = await createTestMember(t.db, org.id, { role });
-      await expectRefused(callerFor(t, member.session, 1).organization.profile.update({ name: 'X' }), 403, 'forbidden');
+      expectRefused(await refusal(callerFor(t, member.session, 1).organization.profile.update({ name: 'X' })), 403, 'forbidden');
     }
     const accountant = await createTestMember(t.db, org.id, { role: 'accountant' });
     expect((await callerFor(t, accountant.session, 1).organization.profile.update({ name: 'Renamed' })).name).toBe('Renamed');
@@ -133,6 +144,12 @@ describe('organization.profile.update', () => {
     ['an over-long city', { address: { ...identity.address, city: 'c'.repeat(51) } }, 422, '/address/city'],
     ['an e-mail without a domain', { email: 'billing@' }, 422, '/email'],
     ['a telephone number with letters', { phone: '03-CALL-NOW' }, 422, '/phone'],
+    ['a bank account number with letters', { bank_account_no: '5140-ABCD-5678' }, 422, '/bank_account_no'],
+    ['a bank account number of four digits', { bank_account_no: '5140' }, 422, '/bank_account_no'],
+    ['a JomPAY biller code with letters', { jompay_biller_code: '12A45' }, 422, '/jompay_biller_code'],
+    ['a JomPAY biller code of seven digits', { jompay_biller_code: '1234567' }, 422, '/jompay_biller_code'],
+    ['a blank bank name', { bank_name: ' ' }, 422, '/bank_name'],
+    ['an over-long DuitNow ID', { duitnow_id: 'd'.repeat(101) }, 422, '/duitnow_id'],
     ['a time zone that is not IANA', { time_zone: 'Mars/Olympus_Mons' }, 422, '/time_zone'],
     ['an offset for a time zone', { time_zone: '+08:00' }, 422, '/time_zone'],
     ['an unknown currency', { base_currency: 'XYZ' }, 422, '/base_currency'],
@@ -141,7 +158,7 @@ describe('organization.profile.update', () => {
     ['a record language twice', { record_languages: ['en', 'ms', 'en'] }, 422, '/record_languages'],
   ] as const)('refuses %s', async (_name, input, status, pointer) => {
     const org = await createTestOrganization(t.db);
-    await expectRefused(callerFor(t, org.owner.session, 1).organization.profile.update(input), status, status === 400 ? 'invalid_request' : 'validation', pointer);
+    expectRefused(await refusal(callerFor(t, org.owner.session, 1).organization.profile.update(input)), status, status === 400 ? 'invalid_request' : 'validation', pointer);
     expect((await callerFor(t, org.owner.session).organization.profile.get()).revision).toBe(1);
   });
 
@@ -157,7 +174,7 @@ describe('organization.profile.update', () => {
     expect((await callerFor(t, org.owner.session, 1).organization.profile.update({ base_currency: 'SGD' })).base_currency).toBe('SGD');
     expect((await callerFor(t, org.owner.session, 2).organization.profile.update({ base_currency: 'MYR' })).base_currency).toBe('MYR');
     await createTestCustomer(t.db, org.id);
-    await expectRefused(callerFor(t, org.owner.session, 3).organization.profile.update({ base_currency: 'SGD' }), 409, 'conflict', '/base_currency');
+    expectRefused(await refusal(callerFor(t, org.owner.session, 3).organization.profile.update({ base_currency: 'SGD' })), 409, 'conflict', '/base_currency');
     // Sending the currency it already has is no change, and other fields still change.
     expect((await callerFor(t, org.owner.session, 3).organization.profile.update({ base_currency: 'MYR', name: 'Still MYR' })).name).toBe('Still MYR');
   });

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createTestMember, createTestOrganization, type TestOrganization } from '../factories/organization';
 import { onPostgres, useTestApp } from '../helpers/app';
-import type { LooseCaller } from '../helpers/settings-calls';
-import { clientOf, describeSharedRefusals, expectRefused, historyOf, readAllPages, refusal } from '../helpers/settings';
+import { clientOf, describeSharedRefusals, expectRefused, historyOf, readAllPages, refusal, type LooseCaller } from '../helpers/settings';
 
 /**
- * settings.approvalGrants (DESIGN sections 15 and 17): the shared refusals, which fields fit which
+ * settings.approvalGrants (docs/design.md §15 and §17): the shared refusals, which fields fit which
  * kind, references, bands, the primary-grant rule (409), fallbacks without cycles, and the two
  * grants every new organization starts with.
  */

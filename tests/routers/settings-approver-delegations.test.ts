@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createInProcessClient } from '../../src/client';
 import { createTestMember, createTestOrganization, type TestOrganization } from '../factories/organization';
 import { onPostgres, useTestApp } from '../helpers/app';
-import type { LooseCaller } from '../helpers/settings-calls';
-import { clientOf, describeSharedRefusals, expectRefused, historyOf, readAllPages, refusal } from '../helpers/settings';
+import { clientOf, describeSharedRefusals, expectRefused, historyOf, readAllPages, refusal, type LooseCaller } from '../helpers/settings';
 
 /**
- * settings.approverAssignments, settings.delegations and me.delegations (DESIGN section 17): the
+ * settings.approverAssignments, settings.delegations and me.delegations (docs/design.md §17): the
  * shared refusals, bands and periods, the 90-day limit, scopes and their targets, overlaps (409), and
  * the caller's own delegations.
  */

@@ -3,8 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createTestMember, createTestOrganization, type TestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
-import type { LooseCaller } from '../helpers/settings-calls';
-import { clientOf, expectRefused, historyOf, refusal } from '../helpers/settings';
+import { clientOf, expectRefused, historyOf, refusal, type LooseCaller } from '../helpers/settings';
 
 /**
  * settings.claimPolicy.get|update, the axes' `required_on_claims`, and

@@ -7,10 +7,10 @@ import { createTestMember, createTestOrganization } from '../factories/organizat
 import { createReceivablesSetup } from '../factories/receivables';
 import { useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
-import { callerFor } from '../helpers/settings-calls';
+import { callerFor } from '../helpers/settings';
 
 /**
- * What a new organization starts with (DESIGN sections 10 and 15): the default Malaysian SME chart
+ * What a new organization starts with (docs/design.md §10 and §15): the default Malaysian SME chart
  * and the SST tax codes, enough to prepare an invoice at once; and the backfill that gives them to
  * organizations created before (drizzle/0005_default-reference-data.sql).
  */
@@ -99,11 +99,14 @@ describe('a new organization', () => {
   });
 });
 
-describe('the backfill for organizations created before the defaults (drizzle/0005_default-reference-data.sql)', () => {
-  const statements = readFileSync(new URL('../../drizzle/0005_default-reference-data.sql', import.meta.url), 'utf8')
-    .split('--> statement-breakpoint')
-    .map((s) => s.trim())
-    .filter(Boolean);
+describe('the backfill for organizations created before the defaults (drizzle/0005_default-reference-data.sql, and 2040 by 0037_journal-export.sql)', () => {
+  const statementsOf = (file: string) =>
+    readFileSync(new URL(`../../drizzle/${file}`, import.meta.url), 'utf8')
+      .split('--> statement-breakpoint')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  // The defaults' backfill, and the account the journal export added to the default chart later.
+  const statements = [...statementsOf('0005_default-reference-data.sql'), ...statementsOf('0037_journal-export.sql').filter((s) => s.includes('INSERT INTO "accounts"'))];
   const runBackfill = async () => {
     for (const statement of statements) await t.db.execute(sql.raw(statement));
   };

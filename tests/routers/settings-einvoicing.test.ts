@@ -4,8 +4,7 @@ import { einvoicingSettings } from '../../src/db/schema';
 import { createTestMember, createTestOrganization, type TestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 import { COMPLETE_SELLER, makeCertificate, SELLER_SUBJECT, setSeller } from '../helpers/einvoicing';
-import type { LooseCaller } from '../helpers/settings-calls';
-import { clientOf, expectRefused, historyOf, refusal } from '../helpers/settings';
+import { clientOf, expectRefused, historyOf, refusal, type LooseCaller } from '../helpers/settings';
 
 /** settings.einvoicing.get|update: LHDN MyInvois settings, secrets sealed at rest and never answered. */
 
@@ -15,6 +14,7 @@ const settings = (org: TestOrganization, revision?: number) => clientOf(t, org.o
 
 const DEFAULTS = {
   enabled: false,
+  login: 'own',
   environment: 'sandbox',
   api_base_url: 'https://preprod-api.myinvois.hasil.gov.my',
   portal_base_url: 'https://preprod.myinvois.hasil.gov.my',

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestCustomer } from '../factories/customer';
 import { createTestMember, createTestOrganization, type TestMember, type TestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
-import { callerFor, expectRefused, type LooseCaller } from '../helpers/settings-calls';
+import { callerFor, expectRefused, type LooseCaller, refusal } from '../helpers/settings';
 
 /**
  * settings.<entity>.list|create|update|deactivate for the receivables side of reference data, driven
@@ -39,6 +39,8 @@ interface EntitySpec {
 
 let n = 0;
 const next = () => ++n;
+/** The families whose list is also a /v1 operation. */
+const REST_LISTS = ['accounts', 'taxCodes'];
 
 const SPECS: EntitySpec[] = [
   {
@@ -151,19 +153,19 @@ describe.each(SPECS)('settings.$name', (spec) => {
     });
 
     it('refuses an unknown field and a field of the wrong type (400 naming it)', async () => {
-      await expectRefused(owner().create({ ...spec.create(w.env, next()), colour: 'red' }), 400, 'invalid_request', '/colour');
+      expectRefused(await refusal(owner().create({ ...spec.create(w.env, next()), colour: 'red' })), 400, 'invalid_request', '/colour');
       const [wrong, pointer] = spec.wrongType;
-      await expectRefused(owner().create({ ...spec.create(w.env, next()), ...wrong }), 400, 'invalid_request', pointer);
+      expectRefused(await refusal(owner().create({ ...spec.create(w.env, next()), ...wrong })), 400, 'invalid_request', pointer);
     });
 
     it.skipIf(!spec.blank)('refuses blank and over-long text (422 naming the field)', async () => {
-      await expectRefused(owner().create({ ...spec.create(w.env, next()), ...spec.blank![0] }), 422, 'validation', spec.blank![1]);
-      await expectRefused(owner().create({ ...spec.create(w.env, next()), ...spec.tooLong![0] }), 422, 'validation', spec.tooLong![1]);
+      expectRefused(await refusal(owner().create({ ...spec.create(w.env, next()), ...spec.blank![0] })), 422, 'validation', spec.blank![1]);
+      expectRefused(await refusal(owner().create({ ...spec.create(w.env, next()), ...spec.tooLong![0] })), 422, 'validation', spec.tooLong![1]);
     });
 
     it('needs organization.settings.manage: a clerk and an employee are refused 403', async () => {
       for (const member of [w.clerk, w.employee]) {
-        await expectRefused(proc(callerFor(t, member.session)).create(spec.create(w.env, next())), 403, 'forbidden');
+        expectRefused(await refusal(proc(callerFor(t, member.session)).create(spec.create(w.env, next()))), 403, 'forbidden');
       }
     });
   });
@@ -179,26 +181,26 @@ describe.each(SPECS)('settings.$name', (spec) => {
     it('refuses a stale If-Match (409 revision_mismatch) and a missing one (428 revision_required)', async () => {
       const record = await create();
       await owner(1).update({ id: record.id, ...spec.update(w.env, record) });
-      await expectRefused(owner(1).update({ id: record.id, ...spec.update(w.env, record) }), 409, 'revision_mismatch', '/headers/if-match');
-      await expectRefused(owner().update({ id: record.id, ...spec.update(w.env, record) }), 428, 'revision_required');
+      expectRefused(await refusal(owner(1).update({ id: record.id, ...spec.update(w.env, record) })), 409, 'revision_mismatch', '/headers/if-match');
+      expectRefused(await refusal(owner().update({ id: record.id, ...spec.update(w.env, record) })), 428, 'revision_required');
     });
 
     it("answers another organization's record as absent (404)", async () => {
       const record = await create();
       const foreign = proc(callerFor(t, other.org.owner.session, 1));
-      await expectRefused(foreign.update({ id: record.id, ...spec.update(other.env, record) }), 404, 'not_found');
+      expectRefused(await refusal(foreign.update({ id: record.id, ...spec.update(other.env, record) })), 404, 'not_found');
     });
 
     it('refuses an unknown field and a wrong type (400), blank and over-long text (422), and a member without the permission (403)', async () => {
       const record = await create();
-      await expectRefused(owner(1).update({ id: record.id, colour: 'red' }), 400, 'invalid_request', '/colour');
-      await expectRefused(owner(1).update({ colour: 'red' }), 400, 'invalid_request', '/id');
-      await expectRefused(owner(1).update({ id: record.id, ...spec.wrongType[0] }), 400, 'invalid_request', spec.wrongType[1]);
+      expectRefused(await refusal(owner(1).update({ id: record.id, colour: 'red' })), 400, 'invalid_request', '/colour');
+      expectRefused(await refusal(owner(1).update({ colour: 'red' })), 400, 'invalid_request', '/id');
+      expectRefused(await refusal(owner(1).update({ id: record.id, ...spec.wrongType[0] })), 400, 'invalid_request', spec.wrongType[1]);
       if (spec.blank) {
-        await expectRefused(owner(1).update({ id: record.id, ...spec.blank[0] }), 422, 'validation', spec.blank[1]);
-        await expectRefused(owner(1).update({ id: record.id, ...spec.tooLong![0] }), 422, 'validation', spec.tooLong![1]);
+        expectRefused(await refusal(owner(1).update({ id: record.id, ...spec.blank[0] })), 422, 'validation', spec.blank[1]);
+        expectRefused(await refusal(owner(1).update({ id: record.id, ...spec.tooLong![0] })), 422, 'validation', spec.tooLong![1]);
       }
-      await expectRefused(proc(callerFor(t, w.clerk.session, 1)).update({ id: record.id, ...spec.update(w.env, record) }), 403, 'forbidden');
+      expectRefused(await refusal(proc(callerFor(t, w.clerk.session, 1)).update({ id: record.id, ...spec.update(w.env, record) })), 403, 'forbidden');
       // Nothing of the refused calls was written.
       const [found] = (await owner().list({ include_inactive: true, limit: 100 })).items.filter((r: { id: string }) => r.id === record.id);
       expect(found.revision).toBe(1);
@@ -226,12 +228,12 @@ describe.each(SPECS)('settings.$name', (spec) => {
 
     it('refuses a stale or missing If-Match, another organization (404), a clerk (403), an unknown field (400)', async () => {
       const record = await create();
-      await expectRefused(owner(2).deactivate({ id: record.id }), 409, 'revision_mismatch');
-      await expectRefused(owner().deactivate({ id: record.id }), 428, 'revision_required');
-      await expectRefused(proc(callerFor(t, other.org.owner.session, 1)).deactivate({ id: record.id }), 404, 'not_found');
-      await expectRefused(proc(callerFor(t, w.clerk.session, 1)).deactivate({ id: record.id }), 403, 'forbidden');
-      await expectRefused(owner(1).deactivate({ id: record.id, reason: 'x' }), 400, 'invalid_request', '/reason');
-      await expectRefused(owner(1).deactivate({ id: 'not-a-uuid' }), 400, 'invalid_request', '/id');
+      expectRefused(await refusal(owner(2).deactivate({ id: record.id })), 409, 'revision_mismatch');
+      expectRefused(await refusal(owner().deactivate({ id: record.id })), 428, 'revision_required');
+      expectRefused(await refusal(proc(callerFor(t, other.org.owner.session, 1)).deactivate({ id: record.id })), 404, 'not_found');
+      expectRefused(await refusal(proc(callerFor(t, w.clerk.session, 1)).deactivate({ id: record.id })), 403, 'forbidden');
+      expectRefused(await refusal(owner(1).deactivate({ id: record.id, reason: 'x' })), 400, 'invalid_request', '/reason');
+      expectRefused(await refusal(owner(1).deactivate({ id: 'not-a-uuid' })), 400, 'invalid_request', '/id');
     });
   });
 
@@ -276,16 +278,26 @@ describe.each(SPECS)('settings.$name', (spec) => {
 
     it('needs organization.settings.read (a key without it: 403); every role may read; refuses unknown fields and foreign cursors', async () => {
       const keyOnly = await createTestMember(t.db, w.org.id, { role: 'clerk', keyPermissions: ['receivables.invoice.read'] });
-      await expectRefused(proc(callerFor(t, keyOnly.apiKey)).list({}), 403, 'forbidden');
+      expectRefused(await refusal(proc(callerFor(t, keyOnly.apiKey)).list({})), 403, 'forbidden');
       expect((await proc(callerFor(t, w.employee.session)).list({})).items).toBeInstanceOf(Array);
-      await expectRefused(owner().list({ colour: 'red' }), 400, 'invalid_request', '/colour');
-      await expectRefused(owner().list({ include_inactive: 'false' }), 400, 'invalid_request', '/include_inactive');
-      await expectRefused(owner().list({ limit: 0 }), 422, 'validation', '/limit');
+      if (REST_LISTS.includes(spec.name)) {
+        // Also a /v1 list (GET /v1/settings/...): its scalars are those of the other /v1 lists, which
+        // take query text ("true", "25") and refuse a page size out of range as malformed (400), and
+        // its input is the query, on tRPC too (pointers /query/<name>).
+        expectRefused(await refusal(owner().list({ colour: 'red' })), 400, 'invalid_request', '/query/colour');
+        expect((await owner().list({ include_inactive: 'false' })).items).toBeInstanceOf(Array);
+        expectRefused(await refusal(owner().list({ include_inactive: 'no' })), 400, 'invalid_request', '/query/include_inactive');
+        expectRefused(await refusal(owner().list({ limit: 0 })), 400, 'invalid_request', '/query/limit');
+      } else {
+        expectRefused(await refusal(owner().list({ colour: 'red' })), 400, 'invalid_request', '/colour');
+        expectRefused(await refusal(owner().list({ include_inactive: 'false' })), 400, 'invalid_request', '/include_inactive');
+        expectRefused(await refusal(owner().list({ limit: 0 })), 422, 'validation', '/limit');
+      }
       for (let i = 0; i < 2; i++) await create();
       const first = await owner().list({ limit: 1 });
       expect(first.next_cursor).toEqual(expect.any(String));
-      await expectRefused(owner().list({ limit: 1, include_inactive: true, cursor: first.next_cursor }), 422, 'validation', '/query/cursor');
-      await expectRefused(callerFor(t, w.org.owner.session).organization.settingsHistory.list({ cursor: first.next_cursor }), 422, 'validation', '/query/cursor');
+      expectRefused(await refusal(owner().list({ limit: 1, include_inactive: true, cursor: first.next_cursor })), 422, 'validation', '/query/cursor');
+      expectRefused(await refusal(callerFor(t, w.org.owner.session).organization.settingsHistory.list({ cursor: first.next_cursor })), 422, 'validation', '/query/cursor');
     });
   });
 });

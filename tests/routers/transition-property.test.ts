@@ -12,7 +12,7 @@ import { allocate, createInvoiceWorld, recordReceipt } from '../factories/receiv
 import { useTestApp } from '../helpers/app';
 
 /**
- * What a client is shown is what the server does (DESIGN section 11): over random members (roles,
+ * What a client is shown is what the server does (docs/design.md §11): over random members (roles,
  * how many are active), preparers, dispute raisers and document states, for the exit taken by a
  * random active member, the descriptor's `allowed` holds exactly when the act succeeds, and a refused
  * act carries the descriptor's refusal code.

@@ -5,7 +5,7 @@ import { useTestApp } from '../helpers/app';
 import { clientOf } from '../helpers/settings';
 
 /**
- * Who approves claims is a people's decision (DESIGN sections 5 and 17): every write of approval
+ * Who approves claims is a people's decision (docs/design.md §5 and §17): every write of approval
  * grants, approver assignments, delegations (set-up's and the caller's own), the claim policy and
  * the org chart (units, positions, position assignments: they decide a claimant's superior) is
  * refused to an API key with 403 person_required, whatever the key's permissions, and leaves nothing

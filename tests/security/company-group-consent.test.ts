@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { mapCounterparty } from '../../src/services/receivables/customers';
+import { mapCounterparty } from '../factories/setup';
 import { PERMISSIONS } from '../../src/domain/permissions';
 import { createTestCustomer } from '../factories/customer';
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { createReceivablesSetup } from '../factories/receivables';
 import { useTestApp } from '../helpers/app';
 import { httpHelpers } from '../helpers/http';
-import { callerFor, expectRefused } from '../helpers/settings-calls';
+import { callerFor, expectRefused, refusal } from '../helpers/settings';
 
 /**
  * Company group membership needs consent (issue 25): an organization named by a group's creator is
@@ -63,8 +63,8 @@ describe('company groups need the named organization to accept', () => {
     expect(await w.granted()).toEqual({ is_group_company: false, listed: false });
     // Nor can A map another customer to B while B has not accepted.
     const other = await createTestCustomer(t.db, w.a.id);
-    await expectRefused(
-      w.aSettings().counterpartyMappings.create({ customer_id: other.id, company_organization_id: w.b.id, valid_from: '2020-01-01' }),
+    expectRefused(await refusal(
+      w.aSettings().counterpartyMappings.create({ customer_id: other.id, company_organization_id: w.b.id, valid_from: '2020-01-01' })),
       422,
       'validation',
       '/company_organization_id',
@@ -95,20 +95,20 @@ describe('company groups need the named organization to accept', () => {
     expect(await w.granted()).toEqual({ is_group_company: false, listed: false });
     // A member without organization.settings.manage cannot accept either; an outsider does not see the group.
     const clerk = await createTestMember(t.db, w.b.id, { role: 'clerk' });
-    await expectRefused(callerFor(t, clerk.session, 1).settings.companyGroups.accept({ id: w.group.id }), 403, 'forbidden');
+    expectRefused(await refusal(callerFor(t, clerk.session, 1).settings.companyGroups.accept({ id: w.group.id })), 403, 'forbidden');
     const outsider = await createTestOrganization(t.db);
-    await expectRefused(callerFor(t, outsider.owner.session, 1).settings.companyGroups.accept({ id: w.group.id }), 404, 'not_found');
+    expectRefused(await refusal(callerFor(t, outsider.owner.session, 1).settings.companyGroups.accept({ id: w.group.id })), 404, 'not_found');
   });
 
   it('a member that did not create the group cannot remove the creator, change or deactivate it (403 company_group_creator_only)', async () => {
     const w = await world();
     await w.bSettings(1).companyGroups.accept({ id: w.group.id });
-    await expectRefused(w.bSettings(2).companyGroups.update({ id: w.group.id, member_organization_ids: [w.b.id] }), 403, 'company_group_creator_only');
-    await expectRefused(w.bSettings(2).companyGroups.update({ id: w.group.id, name: 'Ours now' }), 403, 'company_group_creator_only');
-    await expectRefused(w.bSettings(2).companyGroups.deactivate({ id: w.group.id }), 403, 'company_group_creator_only');
+    expectRefused(await refusal(w.bSettings(2).companyGroups.update({ id: w.group.id, member_organization_ids: [w.b.id] })), 403, 'company_group_creator_only');
+    expectRefused(await refusal(w.bSettings(2).companyGroups.update({ id: w.group.id, name: 'Ours now' })), 403, 'company_group_creator_only');
+    expectRefused(await refusal(w.bSettings(2).companyGroups.deactivate({ id: w.group.id })), 403, 'company_group_creator_only');
     // Nor can it put a third organization in the group.
     const third = await createTestOrganization(t.db);
-    await expectRefused(w.bSettings(2).companyGroups.update({ id: w.group.id, member_organization_ids: [w.a.id, third.id] }), 403, 'company_group_creator_only');
+    expectRefused(await refusal(w.bSettings(2).companyGroups.update({ id: w.group.id, member_organization_ids: [w.a.id, third.id] })), 403, 'company_group_creator_only');
     const [group] = (await w.aSettings().companyGroups.list({})).items;
     expect(group).toMatchObject({ member_organization_ids: [w.a.id, w.b.id].sort(), invited_organization_ids: [], active: true, revision: 2 });
     expect(await w.granted()).toEqual({ is_group_company: true, listed: true });
@@ -121,7 +121,7 @@ describe('company groups need the named organization to accept', () => {
     expect(left).toMatchObject({ membership: 'none', member_organization_ids: [w.a.id], revision: 3 });
     expect(await w.granted()).toEqual({ is_group_company: false, listed: false });
     expect((await w.bSettings().companyGroups.list({ include_inactive: true })).items).toEqual([]);
-    await expectRefused(w.aSettings(3).companyGroups.leave({ id: w.group.id }), 409, 'conflict');
+    expectRefused(await refusal(w.aSettings(3).companyGroups.leave({ id: w.group.id })), 409, 'conflict');
 
     // Invited again, B declines: it is out, and A sees no invitation left.
     const invited = await w.aSettings(3).companyGroups.update({ id: w.group.id, member_organization_ids: [w.b.id] });
@@ -129,6 +129,6 @@ describe('company groups need the named organization to accept', () => {
     expect(await w.granted()).toEqual({ is_group_company: false, listed: false });
     await w.bSettings(4).companyGroups.decline({ id: w.group.id });
     expect((await w.aSettings().companyGroups.list({})).items[0]).toMatchObject({ member_organization_ids: [w.a.id], invited_organization_ids: [], revision: 5 });
-    await expectRefused(w.bSettings(5).companyGroups.accept({ id: w.group.id }), 404, 'not_found');
+    expectRefused(await refusal(w.bSettings(5).companyGroups.accept({ id: w.group.id })), 404, 'not_found');
   });
 });

@@ -9,7 +9,7 @@ import { useTestApp } from '../helpers/app';
 const t = useTestApp();
 
 /**
- * People's decisions need a person (DESIGN section 5): every procedure built with decisionProcedure
+ * People's decisions need a person (docs/design.md §5): every procedure built with decisionProcedure
  * refuses an API key with 403 person_required, whatever the key's permissions. The table is the app
  * router itself, so every decision a later issue adds is walked here too.
  */
@@ -31,6 +31,7 @@ const KNOWN = [
   'receivables.invoices.transition',
   'expenses.claims.transition',
   'expenses.claims.pay',
+  'expenses.claims.referDifference',
   'settings.approvalGrants.create',
   'settings.approvalGrants.update',
   'settings.approvalGrants.deactivate',
@@ -41,6 +42,8 @@ const KNOWN = [
   'settings.delegations.update',
   'settings.delegations.deactivate',
   'settings.claimPolicy.update',
+  'settings.ageing.update',
+  'settings.paymentReminders.update',
   'me.delegations.create',
   'me.delegations.deactivate',
   'settings.orgUnits.create',

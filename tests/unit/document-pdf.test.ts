@@ -132,9 +132,48 @@ describe('renderDocumentPdf', () => {
     expect(await pdfQrCodes(cancelled)).toEqual([]);
   });
 
-  it('characters outside the standard fonts (Latin script) print as "?" rather than garbage', async () => {
-    const text = await pdfText(await renderDocumentPdf(input({ document: { ...issued, buyer: { ...issued.buyer!, name: 'Kedai 大华 Café' } } })));
-    expect(text).toContain('Kedai ?? Café');
+  it('Chinese (Simplified and Traditional) and Tamil names print as written, Malay and Latin beside them; the fonts are subset', async () => {
+    const names = ['Kedai Runcit 大华 Café', '陳大文貿易有限公司', '黄丽华', 'முருகன் சுப்பிரமணியம்'];
+    for (const name of names) {
+      const pdf = await renderDocumentPdf(input({ document: { ...issued, buyer: { ...issued.buyer!, name }, lines: [{ ...issued.lines[0]!, description: `Khidmat ${name}` }] } }));
+      const text = await pdfText(pdf);
+      expect(text).toContain(name);
+      expect(text).toContain(`Khidmat ${name}`);
+      expect(text).not.toContain('?');
+      // Subset: a few glyphs of a 10 MB font add kilobytes, not megabytes.
+      expect(pdf.length).toBeLessThan(200_000);
+    }
+  });
+
+  it('an issued invoice shows what was paid and the balance due, PAID once settled; unit names beside their codes', async () => {
+    const part = await pdfText(await renderDocumentPdf(input({ document: { ...issued, outstanding: '459.62' } })));
+    expect(part).toContain('Amount paid (USD) 1000.00');
+    expect(part).toContain('Balance due (USD) 459.62');
+    expect(part).not.toContain('PAID');
+    expect(part).toMatch(/Unit: HUR \S+/);
+    const settled = await pdfText(await renderDocumentPdf(input({ document: { ...issued, outstanding: '0.00' } })));
+    expect(settled).toContain('Balance due (USD) 0.00');
+    expect(settled).toContain('PAID');
+    // A credit note and a draft never say paid.
+    const note = await pdfText(await renderDocumentPdf(input({ document: { ...issued, kind: 'customer_credit_note', outstanding: '0.00' } })));
+    expect(note).not.toContain('Balance due');
+    expect(note).not.toContain('PAID');
+  });
+
+  it("the organization's payment instructions: bank, DuitNow and JomPAY with the invoice number as Ref-1; none on a credit note", async () => {
+    const seller = { ...COMPLETE_SELLER, bank_name: 'Maybank', bank_account_no: '5140-1234-5678', duitnow_id: '202001234567', jompay_biller_code: '12345' };
+    const text = await pdfText(await renderDocumentPdf(input({ seller })));
+    expect(text).toContain('How to pay / Cara pembayaran');
+    expect(text).toContain('Bank transfer: Maybank, account 5140-1234-5678');
+    expect(text).toContain('DuitNow: 202001234567');
+    expect(text).toContain('JomPAY: biller code 12345, Ref-1 INV-2026-00042');
+    const note = await pdfText(await renderDocumentPdf(input({ seller, document: { ...issued, kind: 'customer_credit_note' } })));
+    expect(note).not.toContain('How to pay');
+  });
+
+    it('a character no font here has (Thai) prints as "?" rather than garbage', async () => {
+    const text = await pdfText(await renderDocumentPdf(input({ document: { ...issued, buyer: { ...issued.buyer!, name: 'Kedai ไทย Café' } } })));
+    expect(text).toContain('Kedai ??? Café');
   });
 
   it('many lines run onto further pages, each with the table header and a page number', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SellerIdentity } from '../../src/db/schema';
 import { COMPLETE_SELLER } from '../helpers/einvoicing';
-import { preflight, PREFLIGHT_CODES, sellerPreflight, type PreflightCustomer, type PreflightDraft, type PreflightLine } from '../../src/services/einvoicing/preflight';
+import { customerPreflight, preflight, PREFLIGHT_CODES, sellerPreflight, type PreflightCustomer, type PreflightDraft, type PreflightLine } from '../../src/services/einvoicing/preflight';
 
 /** The e-invoicing preflight: a clean draft passes; each rule is shown by a draft that breaks exactly it. */
 
@@ -92,5 +92,17 @@ describe('e-invoicing preflight', () => {
 
   it('sellerPreflight of an empty identity lists every seller field', () => {
     expect(sellerPreflight({}).map((p) => p.pointer)).toEqual(['/seller/tin', '/seller/registration_no', '/seller/msic', '/seller/phone', '/seller/address/line1', '/seller/address/city', '/seller/address/state']);
+  });
+});
+
+describe('customerPreflight', () => {
+  it("is exactly the buyer part of a draft's preflight, for every buyer the cases above name", () => {
+    const buyers = [CUSTOMER, GENERAL_PUBLIC, ...CASES.map(([, , customer]) => customer)];
+    for (const buyer of buyers) {
+      const ofDraft = preflight(DRAFT, buyer, SELLER).filter((p) => p.pointer.startsWith('/customer/'));
+      expect(customerPreflight(buyer)).toEqual(ofDraft);
+    }
+    expect(customerPreflight(CUSTOMER)).toEqual([]);
+    expect(customerPreflight(c({ tin: null, phone: '012-345 6789' })).map((p) => p.code)).toEqual(['buyer_tin_missing', 'phone_not_e164']);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import { addressProblem, checkBaseUrl, outboundPolicy, parseAddress, parseBaseUrl, parseNetworkList, STRICT_POLICY, trustingOrigin } from '../../src/integrations/outbound';
+import { addressProblem, checkBaseUrl, outboundPolicy, parseAddress, parseBaseUrl, parseNetworkList, parseOutboundUrl, STRICT_POLICY, trustingOrigin } from '../../src/integrations/outbound';
 
 const problem = (address: string, policy = STRICT_POLICY, http = false) => addressProblem(parseAddress(address)!, policy, { http });
 const allowing = (list: string) => outboundPolicy(parseNetworkList(list).networks);
@@ -48,6 +48,15 @@ describe('base URLs', () => {
     expect(parseBaseUrl('https://@lhdn.example')).toBe('must not carry a user name or password');
     expect(parseBaseUrl('ftp://lhdn.example')).toBe('must be an https URL');
     expect(parseBaseUrl('lhdn.example')).toBe('must be an absolute https URL');
+  });
+
+  it('lets a webhook endpoint carry a query, never a fragment or a user name (however it is written)', () => {
+    expect(parseOutboundUrl('https://hooks.example/in?source=finance', { allowQuery: true })).toBeInstanceOf(URL);
+    expect(parseOutboundUrl('https://hooks.example/in?source=finance', { allowQuery: false })).toBe('must not carry a query or fragment');
+    expect(parseOutboundUrl('https://hooks.example/in#x', { allowQuery: true })).toBe('must not carry a fragment');
+    expect(parseOutboundUrl('https://hooks.example/in#', { allowQuery: true })).toBe('must not carry a fragment');
+    expect(parseOutboundUrl('https://@hooks.example/in', { allowQuery: true })).toBe('must not carry a user name or password');
+    expect(parseOutboundUrl('https://a:b@hooks.example/in', { allowQuery: true })).toBe('must not carry a user name or password');
   });
 
   it('checks what the host resolves to, names of metadata services, and the origins the service runs itself', async () => {

@@ -59,7 +59,7 @@ describe('the answer projected onto its output schema', () => {
     const value = { upper: 'abc', total: '5', either: { b: 'x', extra: 1 }, hidden: 1 };
     expect(projectionOf(rewriting)(value)).toEqual({ upper: 'ABC', total: '5.00', fallback: 'none', either: { b: 'x' } });
     // The service's ids: lowercased by the schema, as the parse does.
-    const { uuid } = await import('../../src/routers/schemas');
+    const { uuid } = await import('../../src/contract/fields');
     const withId = z.object({ id: uuid(), ids: z.array(uuid()) });
     const ids = { id: ID.toUpperCase(), ids: [ID.toUpperCase(), ID] };
     expect(projectionOf(withId)(ids)).toEqual({ id: ID, ids: [ID, ID] });
@@ -133,7 +133,7 @@ describe('the answer written as JSON in one walk (serializerOf)', () => {
   });
 
   it('applies what the projection parses or rewrites: ids lowercased, transforms, defaults, unions; recursion', async () => {
-    const { uuid } = await import('../../src/routers/schemas');
+    const { uuid } = await import('../../src/contract/fields');
     const rewriting = z.object({
       id: uuid(),
       ids: z.array(uuid()),

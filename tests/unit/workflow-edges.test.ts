@@ -3,7 +3,7 @@ import { DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW } from '../../src/services/workflo
 import { availableTransitions } from '../../src/services/workflow/transitions';
 
 /**
- * The evaluator's newer parts (DESIGN section 11): reasons per edge, the dispute raiser, and record
+ * The evaluator's newer parts (docs/design.md §11): reasons per edge, the dispute raiser, and record
  * conditions that block an edge for everyone who could otherwise take it.
  */
 const def = DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW;

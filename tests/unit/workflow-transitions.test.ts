@@ -35,7 +35,7 @@ describe('availableTransitions', () => {
   it('a claim in draft: submit and cancel for the claimant; approve follows what the engine lets the actor sign', () => {
     const claimant = availableTransitions(DEFAULT_EXPENSE_CLAIM_WORKFLOW, draft, { memberId: preparer, permissions: new Set(), isSoleActiveMember: false });
     expect(claimant.map((x) => `${x.action_key}:${x.allowed}`)).toEqual(['submit:true', 'cancel:true']);
-    const sign = { account_code: 'P-1', account_name: 'One', amount: '10.00', analytic_account_id: preparer, axis_id: other };
+    const sign = { account_code: 'P-1', account_name: 'One', amount: '10.00', analytic_account_id: preparer, axis_id: other, authority_member_id: other, via: 'grant' as const };
     const approve = (signs: (typeof sign)[]) =>
       availableTransitions(DEFAULT_EXPENSE_CLAIM_WORKFLOW, { state: 'review', reporterMemberId: preparer, signing: { signs, gaps: [] } }, { memberId: other, permissions: new Set(), isSoleActiveMember: false }).find(
         (x) => x.action_key === 'approve',

@@ -389,22 +389,52 @@ export async function findMemberIdentity(db: Database, q: { organizationId: stri
   return row;
 }
 
+/** A member's e-mail (the login name) and password hash: what changing their own password checks against. */
+export async function findMemberCredentials(db: Database, q: { organizationId: string; id: string }) {
+  const [row] = await db
+    .select({ id: members.id, email: members.email, passwordHash: members.passwordHash, active: members.active })
+    .from(members)
+    .where(and(eq(members.organizationId, q.organizationId), eq(members.id, q.id)));
+  return row;
+}
+
+const apiKeyListed = {
+  id: apiKeys.id,
+  name: apiKeys.name,
+  ownerMemberId: apiKeys.ownerMemberId,
+  ownerName: members.name,
+  permissions: apiKeys.permissions,
+  createdAt: apiKeys.createdAt,
+  expiresAt: apiKeys.expiresAt,
+  revokedAt: apiKeys.revokedAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+};
+
+/** One API key of the organization with its member's name; never the secret's hash. */
+export async function findApiKey(db: Database, q: { organizationId: string; id: string }) {
+  const [row] = await db
+    .select(apiKeyListed)
+    .from(apiKeys)
+    .innerJoin(members, and(eq(members.organizationId, apiKeys.organizationId), eq(members.id, apiKeys.ownerMemberId)))
+    .where(and(eq(apiKeys.organizationId, q.organizationId), eq(apiKeys.id, q.id)));
+  return row;
+}
+
 /** The organization's API keys, optionally one member's, newest first; never the secret's hash. */
-export async function listApiKeys(db: Database, q: { organizationId: string; memberId?: string }) {
+/**
+ * A page of the organization's API keys (one member's when named), newest first: `take` rows after
+ * the position (created_at as ISO text, id) of the last one answered.
+ */
+export async function listApiKeys(db: Database, q: { organizationId: string; memberId?: string; after?: { value: string; id: string }; take: number }) {
   const where = [eq(apiKeys.organizationId, q.organizationId)];
   if (q.memberId) where.push(eq(apiKeys.ownerMemberId, q.memberId));
+  if (q.after) where.push(sql`(${apiKeys.createdAt}, ${apiKeys.id}) < (${q.after.value}::timestamptz, ${q.after.id}::uuid)`);
   return db
-    .select({
-      id: apiKeys.id,
-      name: apiKeys.name,
-      ownerMemberId: apiKeys.ownerMemberId,
-      permissions: apiKeys.permissions,
-      createdAt: apiKeys.createdAt,
-      expiresAt: apiKeys.expiresAt,
-      revokedAt: apiKeys.revokedAt,
-      lastUsedAt: apiKeys.lastUsedAt,
-    })
+    // The position's created_at to the microsecond (a Date keeps milliseconds: two keys made within one would be skipped).
+    .select({ ...apiKeyListed, position: sql<string>`to_char(${apiKeys.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` })
     .from(apiKeys)
+    .innerJoin(members, and(eq(members.organizationId, apiKeys.organizationId), eq(members.id, apiKeys.ownerMemberId)))
     .where(and(...where))
-    .orderBy(sql`${apiKeys.createdAt} desc`, apiKeys.id);
+    .orderBy(sql`${apiKeys.createdAt} desc`, sql`${apiKeys.id} desc`)
+    .limit(q.take);
 }

@@ -3,8 +3,8 @@
  * grants, the approver assignments and delegations in force, the claim policy, the axes claims must be
  * allocated on, and the claim's sign-offs of a round. Every query is scoped by organization.
  */
-import { and, asc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
-import { insertInChunks, anyOf } from '../client';
+import { and, asc, eq, gte, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { insertInChunks, anyOfPlaceholder, preparedSelect, preparedSql } from '../client';
 import type { Database } from '../client';
 import {
   analyticAxes,
@@ -15,122 +15,138 @@ import {
   claimSignoffs,
   delegations,
   members,
-  orgUnits,
   organizations,
-  positionAssignments,
-  positions,
 } from '../schema';
 
-/** Positions, units, who holds what on `day`, and who is active: the chart the superior walk reads. */
-export async function loadOrgChart(db: Database, q: { organizationId: string; day: string }) {
-  const org = q.organizationId;
-  const [unitRows, positionRows, holderRows, memberRows] = await Promise.all([
-    db.select({ id: orgUnits.id, parentId: orgUnits.parentId, name: orgUnits.name }).from(orgUnits).where(eq(orgUnits.organizationId, org)),
-    db
-      .select({
-        id: positions.id,
-        orgUnitId: positions.orgUnitId,
-        isUnitHead: positions.isUnitHead,
-        reportsToPositionId: positions.reportsToPositionId,
-        retiredAt: positions.retiredAt,
-        createdAt: positions.createdAt,
-      })
-      .from(positions)
-      .where(eq(positions.organizationId, org))
-      .orderBy(asc(positions.createdAt), asc(positions.id)),
-    db
-      .select({ memberId: positionAssignments.memberId, positionId: positionAssignments.positionId, isPrimary: positionAssignments.isPrimary })
-      .from(positionAssignments)
-      .where(
-        and(
-          eq(positionAssignments.organizationId, org),
-          isNull(positionAssignments.withdrawnAt),
-          lte(positionAssignments.validFrom, q.day),
-          or(isNull(positionAssignments.validTo), gte(positionAssignments.validTo, q.day)),
-        ),
-      )
-      .orderBy(asc(positionAssignments.validFrom), asc(positionAssignments.createdAt)),
-    db.select({ id: members.id, active: members.active }).from(members).where(eq(members.organizationId, org)),
-  ]);
-  return { unitRows, positionRows, holderRows, memberRows };
+/**
+ * Positions, units, who holds what on `day`, and who is active: the chart the superior walk reads.
+ * With `analyticAccountIds`, whether a member is active is read only for those the resolution of a
+ * sign-off on these accounts can name (holders of a position on the day, grants' named holders, the
+ * accounts' approvers), not for every member of the organization.
+ */
+export async function loadOrgChart(db: Database, q: { organizationId: string; day: string; analyticAccountIds?: string[] }): Promise<OrgChartRows> {
+  const [row] = q.analyticAccountIds
+    ? await chartOfAccountsStatement(db, { org: q.organizationId, day: q.day, accounts: q.analyticAccountIds })
+    : await chartStatement(db, { org: q.organizationId, day: q.day });
+  return {
+    unitRows: JSON.parse(row!.units) as OrgChartRows['unitRows'],
+    positionRows: JSON.parse(row!.positions) as OrgChartRows['positionRows'],
+    holderRows: JSON.parse(row!.holders) as OrgChartRows['holderRows'],
+    memberRows: JSON.parse(row!.members) as OrgChartRows['memberRows'],
+  };
 }
 
-export type OrgChartRows = Awaited<ReturnType<typeof loadOrgChart>>;
+/**
+ * The chart in one statement, each part as JSON text (parsed by loadOrgChart, the same on every
+ * driver), with placeholders `org` and `day` (and `accounts` when members are scoped to them).
+ */
+function chartSql(scopedToAccounts: boolean) {
+  const org = sql.placeholder('org');
+  const day = sql.placeholder('day');
+  const heldOn = sql`a.organization_id = ${org} and a.withdrawn_at is null and a.valid_from <= ${day}::date and (a.valid_to is null or a.valid_to >= ${day}::date)`;
+  const memberScope = scopedToAccounts
+    ? sql`and (m.id in (select a.member_id from position_assignments a where ${heldOn})
+        or m.id in (select g.holder_member_id from approval_grants g where g.organization_id = ${org})
+        or m.id in (select x.member_id from approver_assignments x where x.organization_id = ${org} and x.analytic_account_id = any(${sql.placeholder('accounts')}::uuid[])))`
+    : sql``;
+  return sql`select
+      coalesce((select json_agg(json_build_object('id', u.id, 'parentId', u.parent_id, 'name', u.name) order by u.id)
+        from org_units u where u.organization_id = ${org}), '[]')::text as units,
+      coalesce((select json_agg(json_build_object('id', p.id, 'orgUnitId', p.org_unit_id, 'isUnitHead', p.is_unit_head,
+          'reportsToPositionId', p.reports_to_position_id, 'retiredAt', p.retired_at) order by p.created_at, p.id)
+        from positions p where p.organization_id = ${org}), '[]')::text as positions,
+      coalesce((select json_agg(json_build_object('memberId', a.member_id, 'positionId', a.position_id, 'isPrimary', a.is_primary) order by a.valid_from, a.created_at)
+        from position_assignments a where ${heldOn}), '[]')::text as holders,
+      coalesce((select json_agg(json_build_object('id', m.id, 'active', m.active))
+        from members m where m.organization_id = ${org} ${memberScope}), '[]')::text as members`;
+}
+
+type ChartTexts = { units: string; positions: string; holders: string; members: string };
+const chartStatement = preparedSql<ChartTexts>(() => chartSql(false));
+const chartOfAccountsStatement = preparedSql<ChartTexts>(() => chartSql(true));
+
+/** The chart's rows: units, positions (oldest first; retired_at as ISO text), holders on the day, members' activity. */
+export interface OrgChartRows {
+  unitRows: { id: string; parentId: string | null; name: string }[];
+  positionRows: { id: string; orgUnitId: string; isUnitHead: boolean; reportsToPositionId: string | null; retiredAt: string | null }[];
+  holderRows: { memberId: string; positionId: string; isPrimary: boolean }[];
+  memberRows: { id: string; active: boolean }[];
+}
 
 export type GrantRow = typeof approvalGrants.$inferSelect;
 
 /** Every grant of the organization, active or not (a fallback chain may name an inactive one: skipped). */
 export async function listGrants(db: Database, q: { organizationId: string }): Promise<GrantRow[]> {
-  return db.select().from(approvalGrants).where(eq(approvalGrants.organizationId, q.organizationId)).orderBy(asc(approvalGrants.createdAt));
+  return grantsStatement(db, { organizationId: q.organizationId });
 }
+
+const grantsStatement = preparedSelect('engine_grants', (db) =>
+  db.select().from(approvalGrants).where(eq(approvalGrants.organizationId, sql.placeholder('organizationId'))).orderBy(asc(approvalGrants.createdAt)),
+);
 
 export type AssignmentRow = typeof approverAssignments.$inferSelect;
 
 /** Active approver assignments on these analytic accounts valid on `day`. */
 export async function listAssignmentsOn(db: Database, q: { organizationId: string; analyticAccountIds: string[]; day: string }): Promise<AssignmentRow[]> {
   if (q.analyticAccountIds.length === 0) return [];
+  return assignmentsStatement(db, { organizationId: q.organizationId, accounts: q.analyticAccountIds, day: q.day });
+}
+
+const assignmentsStatement = preparedSelect('engine_assignments_on', (db) => assignmentsInForceQuery(db, anyOfPlaceholder(approverAssignments.analyticAccountId, 'accounts')));
+
+/** Every active approver assignment of the organization valid on `day`, on any account. */
+export async function listAssignmentsInForce(db: Database, q: { organizationId: string; day: string }): Promise<AssignmentRow[]> {
+  return assignmentsInForceStatement(db, { organizationId: q.organizationId, day: q.day });
+}
+
+const assignmentsInForceStatement = preparedSelect('engine_assignments_in_force', (db) => assignmentsInForceQuery(db));
+
+/** Active assignments valid on the placeholder `day`, of the placeholder `organizationId` (and `accounts` when given). */
+function assignmentsInForceQuery(db: Database, onAccounts?: SQL) {
   const a = approverAssignments;
+  const day = sql.placeholder('day');
   return db
     .select()
     .from(a)
-    .where(
-      and(
-        eq(a.organizationId, q.organizationId),
-        anyOf(a.analyticAccountId, q.analyticAccountIds),
-        eq(a.active, true),
-        lte(a.validFrom, q.day),
-        or(isNull(a.validTo), gte(a.validTo, q.day)),
-      ),
-    )
+    .where(and(eq(a.organizationId, sql.placeholder('organizationId')), onAccounts, eq(a.active, true), lte(a.validFrom, day), or(isNull(a.validTo), gte(a.validTo, day))))
     .orderBy(asc(a.createdAt), asc(a.id));
 }
 
 export type DelegationRow = typeof delegations.$inferSelect;
 
-/** Active delegations to the member in force on `day`, from delegators who are still active. */
-export async function listDelegationsTo(db: Database, q: { organizationId: string; delegateMemberId: string; day: string }): Promise<DelegationRow[]> {
-  const d = delegations;
-  return db
-    .select({ d })
-    .from(d)
-    .innerJoin(members, and(eq(members.organizationId, d.organizationId), eq(members.id, d.delegatorMemberId)))
-    .where(
-      and(
-        eq(d.organizationId, q.organizationId),
-        eq(d.delegateMemberId, q.delegateMemberId),
-        eq(d.active, true),
-        eq(members.active, true),
-        lte(d.validFrom, q.day),
-        gte(d.validTo, q.day),
-      ),
-    )
-    .then((rows) => rows.map((r) => r.d));
+/**
+ * Every active delegation in force on `day` (a page's judgement filters it: those to the caller from
+ * active delegators, those from a sign-off's authorities to active delegates), with whether its
+ * delegator and its delegate are active.
+ */
+export async function listDelegationsInForce(db: Database, q: { organizationId: string; day: string }): Promise<(DelegationRow & { delegatorActive: boolean; delegateActive: boolean })[]> {
+  const rows = await delegationsStatement(db, { organizationId: q.organizationId, day: q.day });
+  return rows.map((r) => ({ ...r.d, delegatorActive: Boolean(r.delegatorActive), delegateActive: Boolean(r.delegateActive) }));
 }
 
-/** Active delegations in force on `day` from any of these members, to active delegates. */
-export async function listDelegationsFrom(db: Database, q: { organizationId: string; delegatorMemberIds: string[]; day: string }): Promise<DelegationRow[]> {
-  if (q.delegatorMemberIds.length === 0) return [];
+const delegationsStatement = preparedSelect('engine_delegations_in_force', (db) => {
   const d = delegations;
+  const day = sql.placeholder('day');
   return db
-    .select({ d })
+    .select({
+      d,
+      delegatorActive: sql<boolean>`exists (select 1 from ${members} m where m.organization_id = ${d.organizationId} and m.id = ${d.delegatorMemberId} and m.active)`,
+      delegateActive: sql<boolean>`exists (select 1 from ${members} m where m.organization_id = ${d.organizationId} and m.id = ${d.delegateMemberId} and m.active)`,
+    })
     .from(d)
-    .innerJoin(members, and(eq(members.organizationId, d.organizationId), eq(members.id, d.delegateMemberId)))
-    .where(
-      and(
-        eq(d.organizationId, q.organizationId),
-        anyOf(d.delegatorMemberId, q.delegatorMemberIds),
-        eq(d.active, true),
-        eq(members.active, true),
-        lte(d.validFrom, q.day),
-        gte(d.validTo, q.day),
-      ),
-    )
-    .then((rows) => rows.map((r) => r.d));
-}
+    .where(and(eq(d.organizationId, sql.placeholder('organizationId')), eq(d.active, true), lte(d.validFrom, day), gte(d.validTo, day)))
+    .orderBy(asc(d.createdAt), asc(d.id));
+});
 
 /** The claim policy with its defaults, the seller's state code (for weekends) and the count of active members. */
 export async function findClaimPolicyFacts(db: Database, q: { organizationId: string }) {
-  const [row] = await db
+  const [row] = await policyFactsStatement(db, { organizationId: q.organizationId });
+  if (!row) throw new Error('organization not found');
+  return { ...row, escalationWorkingDays: Number(row.escalationWorkingDays), escalationMaxHops: Number(row.escalationMaxHops), activeMembers: Number(row.activeMembers) };
+}
+
+const policyFactsStatement = preparedSelect('engine_policy_facts', (db) =>
+  db
     .select({
       escalationWorkingDays: sql<number>`coalesce(${claimPolicies.escalationWorkingDays}, 3)`,
       escalationMaxHops: sql<number>`coalesce(${claimPolicies.escalationMaxHops}, 2)`,
@@ -141,19 +157,21 @@ export async function findClaimPolicyFacts(db: Database, q: { organizationId: st
     })
     .from(organizations)
     .leftJoin(claimPolicies, eq(claimPolicies.organizationId, organizations.id))
-    .where(eq(organizations.id, q.organizationId));
-  if (!row) throw new Error('organization not found');
-  return { ...row, escalationWorkingDays: Number(row.escalationWorkingDays), escalationMaxHops: Number(row.escalationMaxHops), activeMembers: Number(row.activeMembers) };
-}
+    .where(eq(organizations.id, sql.placeholder('organizationId'))),
+);
 
 /** The axes every claim line must be allocated on. */
 export async function listRequiredClaimAxes(db: Database, q: { organizationId: string }) {
-  return db
+  return requiredAxesStatement(db, { organizationId: q.organizationId });
+}
+
+const requiredAxesStatement = preparedSelect('engine_required_axes', (db) =>
+  db
     .select({ id: analyticAxes.id, code: analyticAxes.code, name: analyticAxes.name })
     .from(analyticAxes)
-    .where(and(eq(analyticAxes.organizationId, q.organizationId), eq(analyticAxes.requiredOnClaims, true), eq(analyticAxes.active, true)))
-    .orderBy(asc(analyticAxes.code));
-}
+    .where(and(eq(analyticAxes.organizationId, sql.placeholder('organizationId')), eq(analyticAxes.requiredOnClaims, true), eq(analyticAxes.active, true)))
+    .orderBy(asc(analyticAxes.code)),
+);
 
 export type SignoffRow = typeof claimSignoffs.$inferSelect;
 
@@ -173,7 +191,35 @@ export async function listRoundSignoffs(db: Database, q: { organizationId: strin
     .orderBy(asc(claimSignoffs.createdAt), asc(claimSignoffs.accountCode), asc(claimSignoffs.analyticAccountId));
 }
 
-export async function insertSignoffs(db: Database, rows: (typeof claimSignoffs.$inferInsert)[]) {
+/**
+ * The sign-offs of several claims, each of its own round and step (a page of the claim list), in one
+ * statement whatever their number; each claim's in listRoundSignoffs' order.
+ */
+export async function listRoundSignoffsOf(db: Database, q: { organizationId: string; keys: { claimId: string; round: number; state: string }[] }): Promise<SignoffRow[]> {
+  if (q.keys.length === 0) return [];
+  return roundSignoffsStatement(db, {
+    organizationId: q.organizationId,
+    claimIds: q.keys.map((k) => k.claimId),
+    rounds: q.keys.map((k) => k.round),
+    states: q.keys.map((k) => k.state),
+  });
+}
+
+const roundSignoffsStatement = preparedSelect('engine_round_signoffs_of', (db) => {
+  const s = claimSignoffs;
+  return db
+    .select()
+    .from(s)
+    .where(
+      and(
+        eq(s.organizationId, sql.placeholder('organizationId')),
+        sql`(${s.claimId}, ${s.round}, ${s.state}) in (select * from unnest(${sql.placeholder('claimIds')}::uuid[], ${sql.placeholder('rounds')}::int[], ${sql.placeholder('states')}::text[]))`,
+      ),
+    )
+    .orderBy(asc(s.claimId), asc(s.createdAt), asc(s.accountCode), asc(s.analyticAccountId));
+});
+
+export async function insertSignoffs(db: Database, rows: (typeof claimSignoffs.$inferInsert)[]): Promise<(typeof claimSignoffs.$inferSelect)[]> {
   if (rows.length === 0) return [];
   return insertInChunks(rows, (chunk) => db.insert(claimSignoffs).values(chunk).returning());
 }

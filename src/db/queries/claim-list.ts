@@ -1,8 +1,9 @@
 import { and, desc, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../client';
-import { claims } from '../schema';
+import { claims, claimSignoffEligibles } from '../schema';
 import { claimReadableBy, delegatedFromEligible, type ClaimReader } from './claims';
-import { likePattern } from './receivable-document-list';
+import { KEY_VALUE_PATTERN, keysetCondition } from './keyset';
+import { likePattern } from './like-pattern';
 
 /**
  * The claim list (GET /v1/expenses/claims): keyset pages over (created_at, id) descending, every
@@ -11,8 +12,8 @@ import { likePattern } from './receivable-document-list';
  * approve descriptor), so this statement is only its prefilter.
  */
 
-export const CLAIM_LIST_SCOPES = ['mine', 'to_act', 'all'] as const;
-export type ClaimListScope = (typeof CLAIM_LIST_SCOPES)[number];
+export { CLAIM_LIST_SCOPES, type ClaimListScope } from '../../domain/expenses';
+import type { ClaimListScope } from '../../domain/expenses';
 
 export interface ClaimListQuery {
   organizationId: string;
@@ -29,28 +30,50 @@ export interface ClaimListQuery {
 }
 
 /** What a created_at cursor value looks like (the text form of a timestamptz), checked before it reaches SQL. */
-export const CREATED_AT_PATTERN = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
+export const CREATED_AT_PATTERN = KEY_VALUE_PATTERN.timestamptz;
 
 /**
- * `to_act` prefilter: an unsigned sign-off of the claim's current round and state whose `eligible`
- * holds the caller, or a member who delegated to the caller for today.
+ * `to_act` prefilter: a claim named, in its current round and state, by an unsigned sign-off whose
+ * `eligible` holds the caller, or a member who delegated to the caller for today (the delegation's
+ * scope rechecked on the sign-off; the engine then judges each candidate exactly). For the caller and
+ * each such delegator it walks claim_signoff_eligibles newest claim first (its primary key's order),
+ * keeping the first `take` claims after the cursor that pass the page's filters: the page is among
+ * them, so a page reads about `take` entries per member it acts for, whatever the number of sign-offs
+ * that name them and whatever the page number.
  */
-function openSignoffFor(reader: ClaimReader): SQL {
-  return sql`exists (
-    select 1 from claim_signoffs s
-    where s.organization_id = ${claims.organizationId} and s.claim_id = ${claims.id}
-      and s.round = ${claims.round} and s.state = ${claims.state} and s.signature_id is null
-      and (${reader.memberId} = any(s.eligible) or ${delegatedFromEligible(reader.memberId, reader.today)}))`;
+function openSignoffFor(q: ClaimListQuery): SQL {
+  const { memberId, today } = q.reader;
+  const e = claimSignoffEligibles;
+  const actingFor = sql`array[${memberId}::text] || array(
+    select d.delegator_member_id::text from delegations d
+    where d.organization_id = ${q.organizationId} and d.delegate_member_id = ${memberId}::uuid and d.active
+      and d.valid_from <= ${today}::date and d.valid_to >= ${today}::date)`;
+  const after = q.after ? sql` and ${keysetCondition(e.claimCreatedAt, e.claimId, 'desc', q.after, 'timestamptz')}` : sql``;
+  const filters = filterConditions(q);
+  // The lateral's own `claims` (the sign-off's claim, in that round and state) is what the filters name.
+  return sql`${claims.id} in (
+    select x.claim_id from unnest(${actingFor}) as acting(member_id)
+    cross join lateral (
+      select distinct on (${e.claimCreatedAt}, ${e.claimId}) ${e.claimId} as claim_id
+      from ${e} join ${claims} on ${claims.organizationId} = ${e.organizationId} and ${claims.id} = ${e.claimId}
+        and ${claims.round} = ${e.round} and ${claims.state} = ${e.state}
+      where ${e.organizationId} = ${q.organizationId} and ${e.memberId} = acting.member_id${after}
+        and ${filters.length ? and(...filters) : sql`true`}
+        and (acting.member_id = ${memberId}::text or exists (
+          select 1 from claim_signoffs s where s.organization_id = ${e.organizationId} and s.id = ${e.signoffId} and ${delegatedFromEligible(memberId, today)}))
+      order by ${e.claimCreatedAt} desc, ${e.claimId} desc
+      limit ${q.take}) x)`;
 }
 
 function scopeCondition(q: ClaimListQuery): SQL {
   if (q.scope === 'mine') return sql`${claims.claimantMemberId} = ${q.reader.memberId}::uuid`;
-  if (q.scope === 'to_act') return openSignoffFor(q.reader);
+  if (q.scope === 'to_act') return openSignoffFor(q);
   return claimReadableBy(q.reader);
 }
 
-function conditions(q: ClaimListQuery): SQL[] {
-  const out: SQL[] = [sql`${claims.organizationId} = ${q.organizationId}`, scopeCondition(q)];
+/** The page's filters on the claim (state, month, text), whatever the scope. */
+function filterConditions(q: ClaimListQuery): SQL[] {
+  const out: SQL[] = [];
   if (q.state !== undefined) out.push(sql`${claims.state} = ${q.state}`);
   if (q.month !== undefined) {
     // The month's bounds in the organization's time zone, so the created_at index serves the range.
@@ -62,7 +85,12 @@ function conditions(q: ClaimListQuery): SQL[] {
     const pattern = likePattern(q.q);
     out.push(sql`(${claims.reference} ilike ${pattern} or ${claims.title} ilike ${pattern})`);
   }
-  if (q.after) out.push(sql`(${claims.createdAt}, ${claims.id}) < (${q.after.value}::timestamptz, ${q.after.id}::uuid)`);
+  return out;
+}
+
+function conditions(q: ClaimListQuery): SQL[] {
+  const out: SQL[] = [sql`${claims.organizationId} = ${q.organizationId}`, scopeCondition(q), ...filterConditions(q)];
+  if (q.after) out.push(keysetCondition(claims.createdAt, claims.id, 'desc', q.after, 'timestamptz'));
   return out;
 }
 

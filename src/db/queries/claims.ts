@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNull, max, ne, sql , inArray } from 'drizzle-orm';
-import { insertInChunks, anyOf, noneOf } from '../client';
+import { insertInChunks, anyOf, anyOfPlaceholder, noneOf, preparedSelect } from '../client';
 import type { Database } from '../client';
 import {
   analyticAccounts,
@@ -161,6 +161,44 @@ export async function listClaimLines(db: Database, q: { organizationId: string; 
 
 export type ClaimLineRow = Awaited<ReturnType<typeof listClaimLines>>[number];
 
+/** The lines of several claims (a page of the claim list) in one statement, by claim then line number. */
+export async function listLinesOfClaims(db: Database, q: { organizationId: string; claimIds: string[] }) {
+  if (q.claimIds.length === 0) return [];
+  return db
+    .select()
+    .from(claimLines)
+    .where(and(eq(claimLines.organizationId, q.organizationId), anyOf(claimLines.claimId, q.claimIds)))
+    .orderBy(asc(claimLines.claimId), asc(claimLines.lineNo));
+}
+
+/**
+ * The figures of every line of several claims (what the approval engine's amounts and a claim's
+ * derived fields read, nothing more), in listLinesOfClaims' order.
+ */
+export async function listLineFiguresOfClaims(db: Database, q: { organizationId: string; claimIds: string[] }) {
+  if (q.claimIds.length === 0) return [];
+  return lineFiguresStatement(db, { organizationId: q.organizationId, claimIds: q.claimIds });
+}
+
+const lineFiguresStatement = preparedSelect('claim_line_figures_of', (db) =>
+  db
+    .select({
+      id: claimLines.id,
+      claimId: claimLines.claimId,
+      lineNo: claimLines.lineNo,
+      withdrawn: claimLines.withdrawn,
+      currency: claimLines.currency,
+      amount: claimLines.amount,
+      baseAmount: claimLines.baseAmount,
+      categoryId: claimLines.categoryId,
+      supplierName: claimLines.supplierName,
+      reimbursementBasis: claimLines.reimbursementBasis,
+    })
+    .from(claimLines)
+    .where(and(eq(claimLines.organizationId, sql.placeholder('organizationId')), anyOfPlaceholder(claimLines.claimId, 'claimIds')))
+    .orderBy(asc(claimLines.claimId), asc(claimLines.lineNo)),
+);
+
 /** The line of the claim, or undefined. */
 export async function findClaimLine(db: Database, q: { organizationId: string; claimId: string; lineId: string }) {
   const [row] = await db
@@ -204,27 +242,50 @@ export async function withdrawClaimLineRow(db: Database, q: { organizationId: st
   return rows.length > 0;
 }
 
+/** What a share answers: its account, percentage, the account's axis, code and name, and whether the axis is the project axis. */
+const shareColumns = {
+  lineId: claimLineShares.lineId,
+  analyticAccountId: claimLineShares.analyticAccountId,
+  percentage: claimLineShares.percentage,
+  axisId: analyticAccounts.axisId,
+  accountCode: analyticAccounts.code,
+  accountName: analyticAccounts.name,
+  isProjectAxis: analyticAxes.isProjectAxis,
+};
+
+const shareAccount = and(eq(analyticAccounts.organizationId, claimLineShares.organizationId), eq(analyticAccounts.id, claimLineShares.analyticAccountId));
+const accountAxis = and(eq(analyticAxes.organizationId, analyticAccounts.organizationId), eq(analyticAxes.id, analyticAccounts.axisId));
+
 export async function listLineShares(db: Database, q: { organizationId: string; lineIds: string[] }) {
   if (q.lineIds.length === 0) return [];
   return db
-    .select({
-      lineId: claimLineShares.lineId,
-      analyticAccountId: claimLineShares.analyticAccountId,
-      percentage: claimLineShares.percentage,
-      axisId: analyticAccounts.axisId,
-      accountCode: analyticAccounts.code,
-      accountName: analyticAccounts.name,
-      isProjectAxis: analyticAxes.isProjectAxis,
-    })
+    .select(shareColumns)
     .from(claimLineShares)
-    .innerJoin(
-      analyticAccounts,
-      and(eq(analyticAccounts.organizationId, claimLineShares.organizationId), eq(analyticAccounts.id, claimLineShares.analyticAccountId)),
-    )
-    .innerJoin(analyticAxes, and(eq(analyticAxes.organizationId, analyticAccounts.organizationId), eq(analyticAxes.id, analyticAccounts.axisId)))
+    .innerJoin(analyticAccounts, shareAccount)
+    .innerJoin(analyticAxes, accountAxis)
     .where(and(eq(claimLineShares.organizationId, q.organizationId), anyOf(claimLineShares.lineId, q.lineIds)))
     .orderBy(asc(claimLineShares.lineId), asc(analyticAccounts.code), asc(claimLineShares.analyticAccountId));
 }
+
+/**
+ * The shares of every line (withdrawn ones included) of several claims, in listLineShares' order: by
+ * claim rather than by line, so it goes out beside listLinesOfClaims instead of after it.
+ */
+export async function listSharesOfClaims(db: Database, q: { organizationId: string; claimIds: string[] }) {
+  if (q.claimIds.length === 0) return [];
+  return sharesOfClaimsStatement(db, { organizationId: q.organizationId, claimIds: q.claimIds });
+}
+
+const sharesOfClaimsStatement = preparedSelect('claim_shares_of', (db) =>
+  db
+    .select(shareColumns)
+    .from(claimLineShares)
+    .innerJoin(claimLines, and(eq(claimLines.organizationId, claimLineShares.organizationId), eq(claimLines.id, claimLineShares.lineId)))
+    .innerJoin(analyticAccounts, shareAccount)
+    .innerJoin(analyticAxes, accountAxis)
+    .where(and(eq(claimLineShares.organizationId, sql.placeholder('organizationId')), anyOfPlaceholder(claimLines.claimId, 'claimIds')))
+    .orderBy(asc(claimLineShares.lineId), asc(analyticAccounts.code), asc(claimLineShares.analyticAccountId)),
+);
 
 /**
  * Files bound to claim lines (file_attachments, record_type 'expense_claim_line') that were not
@@ -301,6 +362,25 @@ export async function listClaimDecisions(db: Database, q: { organizationId: stri
     .from(claimDecisions)
     .where(and(eq(claimDecisions.organizationId, q.organizationId), eq(claimDecisions.claimId, q.claimId)))
     .orderBy(asc(claimDecisions.seq));
+}
+
+/**
+ * For each of the claims, its latest decision (highest seq) out of one of `fromStates`: one statement
+ * for a page of claims. Claims without such a decision have no row.
+ */
+export async function latestDecisionsFrom(db: Database, q: { organizationId: string; claimIds: string[]; fromStates: string[] }) {
+  if (q.claimIds.length === 0 || q.fromStates.length === 0) return [];
+  return db
+    .selectDistinctOn([claimDecisions.claimId], { claimId: claimDecisions.claimId, decidedAt: claimDecisions.decidedAt })
+    .from(claimDecisions)
+    .where(
+      and(
+        eq(claimDecisions.organizationId, q.organizationId),
+        anyOf(claimDecisions.claimId, q.claimIds),
+        anyOf(claimDecisions.fromState, q.fromStates),
+      ),
+    )
+    .orderBy(asc(claimDecisions.claimId), desc(claimDecisions.seq));
 }
 
 /** The seq the next decision on the claim gets (1 for the first); call with the claim locked. */

@@ -3,7 +3,8 @@ import type { CustomerListSort } from '../../domain/receivables';
 import { anyOf, executePrepared, oncePerHandle, withCompiledRowMapping, type Database } from '../client';
 import { accounts, counterpartyMappings, customers, taxCodes } from '../schema';
 import { decodeJsonRows, jsonRows } from './json-rows';
-import { likePattern } from './receivable-document-list';
+import { KEY_VALUE_PATTERN, keysetCondition } from './keyset';
+import { likePattern } from './like-pattern';
 
 /**
  * The counterparty map rows of an organization that, as at `today`, map one of its customers to
@@ -156,15 +157,13 @@ const CUSTOMER_SORT_VALUE: Record<CustomerListSort, SQL<string>> = {
 
 /** What a valid cursor value of each sort looks like (checked before it reaches SQL). */
 export const CUSTOMER_SORT_VALUE_PATTERN: Record<CustomerListSort, RegExp> = {
-  code: /^[\s\S]*$/,
-  legal_name: /^[\s\S]*$/,
-  created_at: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/,
+  code: KEY_VALUE_PATTERN.text_c,
+  legal_name: KEY_VALUE_PATTERN.text_c,
+  created_at: KEY_VALUE_PATTERN.timestamptz,
 };
 
 function customerAfter(sort: CustomerListSort, order: CustomerListOrder, after: { value: string; id: string }): SQL {
-  const op = sql.raw(order === 'asc' ? '>' : '<');
-  const value = sort === 'created_at' ? sql`${after.value}::timestamptz` : sql`(${after.value}::text collate "C")`;
-  return sql`(${CUSTOMER_SORT_KEY[sort]}, ${customers.id}) ${op} (${value}, ${after.id}::uuid)`;
+  return keysetCondition(CUSTOMER_SORT_KEY[sort], customers.id, order, after, sort === 'created_at' ? 'timestamptz' : 'text_c');
 }
 
 function customerConditions(q: CustomerListQuery): SQL[] {
@@ -214,3 +213,11 @@ export async function insertCounterpartyMapping(db: Database, values: typeof cou
   return row;
 }
 
+/** Whether the customer is one of the organization's (a trade line or mapping names it). */
+export async function customerExists(db: Database, q: { organizationId: string; id: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.organizationId, q.organizationId), eq(customers.id, q.id)));
+  return Boolean(row);
+}

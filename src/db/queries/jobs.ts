@@ -75,13 +75,21 @@ export async function insertJobOnce(db: Database, job: NewJob & { dedupeKey: str
  */
 export async function claimDueJobs(db: Database, q: { now: Date; limit: number; leaseUntil: Date; kinds: string[] }): Promise<JobRow[]> {
   if (q.kinds.length === 0 || q.limit < 1) return [];
-  const due = db
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(anyOf(jobs.kind, q.kinds), anyOf(jobs.state, ['queued', 'failed']), lte(jobs.runAt, q.now)))
-    .orderBy(jobs.runAt)
-    .limit(q.limit)
-    .for('update', { skipLocked: true });
+  // Taken in turns across kinds (each kind's oldest first, then each kind's second, ...): a backlog of
+  // one kind (deliveries to a webhook endpoint that is down) never holds up e-mail or e-invoice
+  // submissions due behind it. Each kind's candidates are locked in its own index range
+  // (jobs_kind_due_idx); those not taken are let go when the statement's transaction ends.
+  const due = sql`(
+    select c.id from unnest(${sql.param([...q.kinds])}::text[]) as k(kind)
+    cross join lateral (
+      select j.id, j.run_at from jobs j
+      where j.kind = k.kind and j.state in ('queued', 'failed') and j.run_at <= ${q.now.toISOString()}::timestamptz
+      order by j.run_at
+      limit ${q.limit}
+      for update skip locked
+    ) c
+    order by row_number() over (partition by k.kind order by c.run_at), c.run_at
+    limit ${q.limit})`;
   return db
     .update(jobs)
     .set({ state: 'running', attempts: sql`${jobs.attempts} + 1`, lockedUntil: q.leaseUntil })

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database } from '../client';
+import { anyOf, queryRows, type Database } from '../client';
 import { members, orgUnits, payoutChannels, positionAssignments, positions } from '../schema';
 import { afterKey } from './keyset';
 
@@ -307,6 +307,34 @@ export async function findPrimaryUnitOn(db: Database, q: { organizationId: strin
     .orderBy(desc(positionAssignments.validFrom), desc(positionAssignments.createdAt))
     .limit(1);
   return row;
+}
+
+/**
+ * The primary, not withdrawn assignments of several members with their unit's name, newest
+ * valid_from first (then newest created): what findPrimaryUnitOn picks from, for a page of claims
+ * whose claimants' units are looked up on various days in one statement.
+ */
+export async function listPrimaryUnitAssignments(db: Database, q: { organizationId: string; memberIds: string[] }) {
+  if (q.memberIds.length === 0) return [];
+  return db
+    .select({
+      memberId: positionAssignments.memberId,
+      validFrom: positionAssignments.validFrom,
+      validTo: positionAssignments.validTo,
+      unitName: orgUnits.name,
+    })
+    .from(positionAssignments)
+    .innerJoin(positions, and(eq(positions.organizationId, positionAssignments.organizationId), eq(positions.id, positionAssignments.positionId)))
+    .innerJoin(orgUnits, and(eq(orgUnits.organizationId, positions.organizationId), eq(orgUnits.id, positions.orgUnitId)))
+    .where(
+      and(
+        eq(positionAssignments.organizationId, q.organizationId),
+        anyOf(positionAssignments.memberId, q.memberIds),
+        eq(positionAssignments.isPrimary, true),
+        isNull(positionAssignments.withdrawnAt),
+      ),
+    )
+    .orderBy(asc(positionAssignments.memberId), desc(positionAssignments.validFrom), desc(positionAssignments.createdAt));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 /**
- * Receipts and their allocations (DESIGN section 16): reads, the keyset list, and the writes that
+ * Receipts and their allocations (docs/design.md §16): reads, the keyset list, and the writes that
  * keep a receipt's stored `unallocated` current. Every function takes the organization id.
  */
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { anyOf } from '../client';
 import type { Database } from '../client';
 import { allocations, receipts } from '../schema';
+import { KEY_VALUE_PATTERN, keysetCondition } from './keyset';
 
 export type ReceiptRow = typeof receipts.$inferSelect;
 export type AllocationRow = typeof allocations.$inferSelect;
@@ -86,8 +87,8 @@ const SORT_VALUE: Record<ReceiptListSort, SQL<string>> = {
 
 /** What a valid cursor value of each sort looks like (checked before it reaches SQL). */
 export const RECEIPT_SORT_VALUE_PATTERN: Record<ReceiptListSort, RegExp> = {
-  received_on: /^\d{4}-\d{2}-\d{2}$/,
-  created_at: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/,
+  received_on: KEY_VALUE_PATTERN.date,
+  created_at: KEY_VALUE_PATTERN.timestamptz,
 };
 
 function conditions(q: ReceiptListQuery): SQL[] {
@@ -98,11 +99,7 @@ function conditions(q: ReceiptListQuery): SQL[] {
   if (f.receivedTo !== undefined) out.push(sql`${receipts.receivedOn} <= ${f.receivedTo}::date`);
   if (f.unallocated === true) out.push(sql`${receipts.unallocated} <> 0`);
   if (f.unallocated === false) out.push(sql`${receipts.unallocated} = 0`);
-  if (q.after) {
-    const op = sql.raw(q.order === 'asc' ? '>' : '<');
-    const value = q.sort === 'created_at' ? sql`${q.after.value}::timestamptz` : sql`${q.after.value}::date`;
-    out.push(sql`(${SORT_KEY[q.sort]}, ${receipts.id}) ${op} (${value}, ${q.after.id}::uuid)`);
-  }
+  if (q.after) out.push(keysetCondition(SORT_KEY[q.sort], receipts.id, q.order, q.after, q.sort === 'created_at' ? 'timestamptz' : 'date'));
   return out;
 }
 

@@ -1,8 +1,10 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { executePrepared, queryRows, withCompiledRowMapping, type Database } from '../client';
 import { analyticAccounts, receivableDocuments as d, type DocumentKind } from '../schema';
 import { attachmentIdsColumn, decodeAttachmentIds } from './files';
 import { groupCustomerIdsSql, groupCustomersSql, isGroupCompanySql } from './customers';
+import { KEY_VALUE_PATTERN, keysetCondition, type KeyType } from './keyset';
+import { escapeLike, likePattern } from './like-pattern';
 
 /**
  * The receivables list: keyset pagination over (sort key, id), every filter in the same statement.
@@ -17,6 +19,21 @@ export type ListOrder = 'asc' | 'desc';
 
 export interface ListFilters {
   kind?: DocumentKind;
+  /** State keys (at least one when present), sorted and each once. */
+  states?: string[];
+  customerId?: string;
+  currency?: string;
+  /** true: issued invoices and debit notes with something outstanding, due before today; false: the same, due today or later. */
+  overdue?: boolean;
+  /** Changed at or after this instant (inclusive), and before `updatedBefore`. */
+  updatedAfter?: string;
+  /**
+   * Set with updatedAfter: the start of the oldest transaction running when the page was asked for
+   * (updatedHorizon). Rows changed at or after it may belong to writes not yet committed and are held
+   * back, so that a sync resuming from the last updated_at it saw never skips a row that became
+   * visible after it read. Not part of the cursor's binding.
+   */
+  updatedBefore?: string;
   group?: 'only' | 'none';
   projectId?: string;
   outstanding?: boolean;
@@ -43,6 +60,8 @@ export interface ListQuery {
    * then the placeholders `qPrefix` and `qLike` instead of being derived from the term.
    */
   template?: boolean;
+  /** In a template: whether the state filter holds one state (an equality) or several. */
+  singleState?: boolean;
 }
 
 /**
@@ -73,22 +92,28 @@ const SORT_VALUE: Record<ListSort, SQL<string | null>> = {
   due_on: sql`${d.dueOn}::text`,
   gross_amount: sql`${d.grossAmount}::text`,
   reference: sql`${d.reference}`,
+  updated_at: sql`${d.updatedAt}::text`,
 };
 
-const CAST: Record<Exclude<ListSort, 'reference'>, SQL> = {
-  created_at: sql.raw('timestamptz'),
-  invoice_date: sql.raw('date'),
-  due_on: sql.raw('date'),
-  gross_amount: sql.raw('numeric'),
+const KEY_TYPE: Record<Exclude<ListSort, 'reference'>, KeyType> = {
+  created_at: 'timestamptz',
+  invoice_date: 'date',
+  due_on: 'date',
+  gross_amount: 'numeric',
+  updated_at: 'timestamptz',
 };
 
 /** What a valid cursor value of each sort looks like (checked before it reaches SQL). */
 export const SORT_VALUE_PATTERN: Record<Exclude<ListSort, 'reference'>, RegExp> = {
-  created_at: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/,
-  invoice_date: /^\d{4}-\d{2}-\d{2}$/,
-  due_on: /^\d{4}-\d{2}-\d{2}$/,
-  gross_amount: /^-?\d+(\.\d+)?$/,
+  created_at: KEY_VALUE_PATTERN.timestamptz,
+  invoice_date: KEY_VALUE_PATTERN.date,
+  due_on: KEY_VALUE_PATTERN.date,
+  gross_amount: KEY_VALUE_PATTERN.numeric,
+  updated_at: KEY_VALUE_PATTERN.timestamptz,
 };
+
+/** The key column of each sort but reference. */
+const KEY_COLUMN = { created_at: d.createdAt, invoice_date: d.invoiceDate, due_on: d.dueOn, gross_amount: d.grossAmount, updated_at: d.updatedAt };
 
 /**
  * The key columns in index order. References: drafts (null) last in both directions, expressed as
@@ -99,8 +124,7 @@ function keyColumns(sort: ListSort, order: ListOrder): SQL[] {
     const flag = order === 'asc' ? sql`(${d.reference} is null)` : sql`(${d.reference} is not null)`;
     return [flag, sql`(coalesce(${d.reference}, '') collate "C")`, sql`${d.id}`];
   }
-  const column = { created_at: d.createdAt, invoice_date: d.invoiceDate, due_on: d.dueOn, gross_amount: d.grossAmount }[sort];
-  return [sql`${column}`, sql`${d.id}`];
+  return [sql`${KEY_COLUMN[sort]}`, sql`${d.id}`];
 }
 
 /** The reference cursor's leading flag: drafts (no reference) last in both directions (see keyColumns). */
@@ -111,23 +135,17 @@ function referenceFlag(order: ListOrder, value: string | null): boolean {
 
 function afterCursor(q: PageQuery, after: { value: string | null; id: string }): SQL {
   const { sort, order } = q;
-  const op = sql.raw(order === 'asc' ? '>' : '<');
-  const keys = sql.join(keyColumns(sort, order), sql`, `);
   if (sort === 'reference') {
+    // Drafts (no reference) last in both directions: a leading flag before the (reference, id) key.
+    const op = sql.raw(order === 'asc' ? '>' : '<');
+    const keys = sql.join(keyColumns(sort, order), sql`, `);
     const flag = q.template ? sql.placeholder('afterFlag') : referenceFlag(order, after.value);
     return sql`(${keys}) ${op} (${flag}::boolean, (${after.value ?? ''}::text collate "C"), ${after.id}::uuid)`;
   }
-  return sql`(${keys}) ${op} (${after.value}::${CAST[sort]}, ${after.id}::uuid)`;
+  // Every other sort's value is never null (the service checks it against SORT_VALUE_PATTERN).
+  return keysetCondition(KEY_COLUMN[sort], d.id, order, { value: after.value as string, id: after.id }, KEY_TYPE[sort]);
 }
 
-/** `%`, `_` and the escape character itself are literal in a search term. */
-export function likePattern(term: string): string {
-  return `%${escapeLike(term)}%`;
-}
-
-function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /**
  * What q searches, written once for the indexes (schema) and the queries: the reference (drafts have
@@ -222,6 +240,22 @@ function hasRange(f: ListFilters): boolean {
   return f.invoiceDateFrom !== undefined || f.invoiceDateTo !== undefined;
 }
 
+/**
+ * One state is an equality, which the (organization, state, created_at, id) index answers in creation
+ * order at any depth however rare the state; several are `= any(array)`, which no index returns in
+ * order, so the sort's index is walked and filtered (states a screen combines are common enough).
+ */
+function stateCondition(q: PageQuery): SQL {
+  const states = q.filters.states!;
+  if (q.template) return isSingleState(q) ? sql`${d.state} = ${sql.placeholder('state')}` : sql`${d.state} = any(${sql.placeholder('states')}::text[])`;
+  return states.length === 1 ? sql`${d.state} = ${states[0]}` : sql`${d.state} = any(${sql.param(states)}::text[])`;
+}
+
+/** In a template the states are a placeholder: how many there are is carried by `singleState`. */
+function isSingleState(q: ListQuery): boolean {
+  return q.singleState ?? (Array.isArray(q.filters.states) && q.filters.states.length === 1);
+}
+
 function filterConditions(q: PageQuery): SQL[] {
   const f = q.filters;
   const out: SQL[] = [sql`${d.organizationId} = ${q.organizationId}`];
@@ -236,6 +270,16 @@ function filterConditions(q: PageQuery): SQL[] {
   }
   if (f.outstanding === true) out.push(sql`${d.issuedAt} is not null and ${d.outstanding} <> 0`);
   if (f.outstanding === false) out.push(sql`${d.issuedAt} is not null and ${d.outstanding} = 0`);
+  if (f.states !== undefined) out.push(stateCondition(q));
+  if (f.customerId !== undefined) out.push(sql`${d.customerId} = ${f.customerId}::uuid`);
+  if (f.currency !== undefined) out.push(sql`${d.currency} = ${f.currency}`);
+  if (f.overdue !== undefined) {
+    // Owed by the customer: a credit note's outstanding is credit left to apply, never overdue.
+    out.push(sql`${d.issuedAt} is not null and ${d.kind} <> 'customer_credit_note' and ${d.outstanding} > 0`);
+    out.push(f.overdue ? sql`${d.dueOn} < ${q.today}::date` : sql`${d.dueOn} >= ${q.today}::date`);
+  }
+  if (f.updatedAfter !== undefined) out.push(sql`${d.updatedAt} >= ${f.updatedAfter}::timestamptz`);
+  if (f.updatedBefore !== undefined) out.push(sql`${d.updatedAt} < ${f.updatedBefore}::timestamptz`);
   if (f.q !== undefined) out.push(searchCondition(q, termPatterns(q, f.q)));
   if (f.invoiceDateFrom !== undefined || f.invoiceDateTo !== undefined) out.push(sql`${d.issuedAt} is not null`);
   if (f.invoiceDateFrom !== undefined) out.push(sql`${d.invoiceDate} >= ${f.invoiceDateFrom}::date`);
@@ -253,7 +297,7 @@ function filterConditions(q: PageQuery): SQL[] {
  * so the service only asks for it when the range is narrow (countRangeUpTo).
  */
 function rangeFirst(key: SQL, sort: ListSort): SQL {
-  if (sort === 'created_at') return sql`(${key} + interval '0 seconds')`;
+  if (sort === 'created_at' || sort === 'updated_at') return sql`(${key} + interval '0 seconds')`;
   if (sort === 'reference') return sql`((${key})::int)`;
   return sql`(${key} + 0)`;
 }
@@ -423,7 +467,25 @@ const P = <T>(name: string) => sql.placeholder(name) as unknown as T;
 function shapeKey(q: ListQuery): string {
   const f = q.filters;
   const has = (v: unknown) => (v === undefined ? '-' : '+');
-  return [q.sort, q.order, q.rangeFirst ? 'r' : '-', has(f.kind), f.group ?? '-', has(f.projectId), f.outstanding ?? '-', has(f.q), has(f.invoiceDateFrom), has(f.invoiceDateTo), has(q.after)].join('');
+  return [
+    q.sort,
+    q.order,
+    q.rangeFirst ? 'r' : '-',
+    has(f.kind),
+    f.group ?? '-',
+    has(f.projectId),
+    f.outstanding ?? '-',
+    has(f.q),
+    has(f.invoiceDateFrom),
+    has(f.invoiceDateTo),
+    f.states === undefined ? '-' : f.states.length === 1 ? '1' : 'n',
+    has(f.customerId),
+    has(f.currency),
+    f.overdue ?? '-',
+    has(f.updatedAfter),
+    has(f.updatedBefore),
+    has(q.after),
+  ].join('');
 }
 
 /** The query of `q`'s shape with placeholders for its values (see listValues). */
@@ -437,6 +499,7 @@ function pageTemplate(q: ListQuery): ListQuery {
     rangeFirst: q.rangeFirst,
     take: P('take'),
     template: true,
+    singleState: f.states !== undefined && f.states.length === 1,
     filters: {
       kind: f.kind === undefined ? undefined : P('kind'),
       group: f.group,
@@ -446,6 +509,12 @@ function pageTemplate(q: ListQuery): ListQuery {
       q: f.q === undefined ? undefined : '',
       invoiceDateFrom: f.invoiceDateFrom === undefined ? undefined : P('invoiceDateFrom'),
       invoiceDateTo: f.invoiceDateTo === undefined ? undefined : P('invoiceDateTo'),
+      states: f.states === undefined ? undefined : P('states'),
+      customerId: f.customerId === undefined ? undefined : P('customerId'),
+      currency: f.currency === undefined ? undefined : P('currency'),
+      overdue: f.overdue,
+      updatedAfter: f.updatedAfter === undefined ? undefined : P('updatedAfter'),
+      updatedBefore: f.updatedBefore === undefined ? undefined : P('updatedBefore'),
     },
     after: q.after === undefined ? undefined : { value: P('afterValue'), id: P('afterId') },
   };
@@ -465,6 +534,12 @@ function listValues(q: ListQuery): Record<string, unknown> {
     qLike: term?.like,
     invoiceDateFrom: f.invoiceDateFrom,
     invoiceDateTo: f.invoiceDateTo,
+    state: f.states?.length === 1 ? f.states[0] : undefined,
+    states: f.states !== undefined && f.states.length > 1 ? f.states : undefined,
+    customerId: f.customerId,
+    currency: f.currency,
+    updatedAfter: f.updatedAfter,
+    updatedBefore: f.updatedBefore,
     afterFlag: q.after ? referenceFlag(q.order, q.after.value) : undefined,
     afterValue: q.after ? (q.sort === 'reference' ? (q.after.value ?? '') : q.after.value) : undefined,
     afterId: q.after?.id,
@@ -519,4 +594,20 @@ export async function countRangeUpTo(db: Database, q: { organizationId: string; 
       ${q.to !== undefined ? sql`and ${d.invoiceDate} <= ${q.to}::date` : sql``}
     limit ${q.cap}) r`);
   return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The horizon of an updated_after page: the start of the oldest transaction of a client running in
+ * this database now (this one included), read before the page's statement. A document's updated_at
+ * is never before the start of the transaction that changed it (migration document-list-filters), so every row
+ * changed before the horizon was written by a transaction that has ended, and the page, whose
+ * snapshot is taken after this read, sees all of them. The embedded database has one connection.
+ */
+export async function updatedHorizon(db: Database): Promise<string> {
+  const rows = await queryRows<{ h: string }>(
+    db,
+    sql`select coalesce(min(xact_start), now())::text as h from pg_stat_activity
+        where datname = current_database() and backend_type = 'client backend' and xact_start is not null`,
+  );
+  return rows[0]!.h;
 }

@@ -1,4 +1,5 @@
-import { and, asc, eq, isNotNull, or, sql , inArray } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, or, sql , inArray, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { noneOf, anyOf, cachedInsertReturning, executePrepared, oncePerHandle, withCompiledRowMapping, type Database } from '../client';
 import {
   allocations,
@@ -130,11 +131,20 @@ export async function lockDocument(db: Database, q: { organizationId: string; id
   return row;
 }
 
-export async function updateDocument(db: Database, q: { organizationId: string; id: string }, set: Partial<typeof receivableDocuments.$inferInsert>) {
+export async function updateDocument(db: Database, q: { organizationId: string; id: string }, set: PgUpdateSetSource<typeof receivableDocuments>) {
   await db
     .update(receivableDocuments)
     .set(set)
     .where(and(eq(receivableDocuments.organizationId, q.organizationId), eq(receivableDocuments.id, q.id)));
+}
+
+/**
+ * state_changed_at for a change of state decided at `decidedAt` (updateDocument's set): the newest
+ * of it and the one stored, so the column stays the newest change on the timeline whatever order
+ * decisions are dated in.
+ */
+export function stateChangedSince(decidedAt: Date): SQL<Date> {
+  return sql<Date>`greatest(${receivableDocuments.stateChangedAt}, ${decidedAt.toISOString()}::timestamptz)`;
 }
 
 export async function bumpRevision(db: Database, q: { organizationId: string; id: string }) {
@@ -261,4 +271,13 @@ export async function markAllocationReversed(db: Database, q: { organizationId: 
     .update(allocations)
     .set({ reversedById: q.reversedById })
     .where(and(eq(allocations.organizationId, q.organizationId), eq(allocations.id, q.id)));
+}
+
+/** The number, date and currency of each of these documents (a receipt's allocations, for one). */
+export async function findDocumentReferences(db: Database, q: { organizationId: string; ids: string[] }) {
+  if (q.ids.length === 0) return [];
+  return db
+    .select({ id: receivableDocuments.id, reference: receivableDocuments.reference, invoiceDate: receivableDocuments.invoiceDate, kind: receivableDocuments.kind })
+    .from(receivableDocuments)
+    .where(and(eq(receivableDocuments.organizationId, q.organizationId), inArray(receivableDocuments.id, q.ids)));
 }

@@ -1,7 +1,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { Database } from '../client';
 import { members, workflows } from '../schema';
-import type { RecordType, WorkflowDefinition } from '../../services/workflow/types';
+import type { RecordType, WorkflowDefinition } from '../../domain/workflow';
 
 export async function findWorkflow(db: Database, q: { organizationId: string; recordType: RecordType }): Promise<WorkflowDefinition | undefined> {
   const [row] = await db

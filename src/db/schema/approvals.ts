@@ -1,5 +1,5 @@
 /**
- * Who may approve what (DESIGN section 17): grants, approver assignments on analytic accounts,
+ * Who may approve what (docs/design.md §17): grants, approver assignments on analytic accounts,
  * delegations and the organization's claim policy. Sign-offs (expenses.ts) are derived from these
  * when a claim enters a sign-off step; nothing here is ever written by a claim decision.
  */

@@ -46,6 +46,8 @@ export const customers = pgTable(
     registrationType: text('registration_type', { enum: ['brn', 'nric', 'passport', 'army'] }),
     sstRegistrationNo: text('sst_registration_no'),
     tin: text('tin'),
+    /** Payment reminders are never sent to this customer, whatever the organization's schedule. */
+    remindersOff: boolean('reminders_off').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

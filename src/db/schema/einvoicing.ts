@@ -4,7 +4,7 @@ import { members, organizations } from './organizations';
 import { receivableDocuments } from './receivables';
 
 /**
- * The organization's e-invoicing settings (LHDN MyInvois, MYINVOIS.md point 1), one row per
+ * The organization's e-invoicing settings (LHDN MyInvois, docs/myinvois.md point 1), one row per
  * organization; defaults when absent (off, sandbox, version 1.0). The client secret and the
  * certificate with its key and passphrase are sealed with the payout-channel secret box
  * (AES-256-GCM under PAYOUT_ENCRYPTION_KEY, the organization id as associated data); only the
@@ -25,6 +25,12 @@ export const einvoicingSettings = pgTable('einvoicing_settings', {
   environment: text('environment', { enum: ['simulator', 'sandbox', 'production'] }).notNull().default('sandbox'),
   /** Per-environment URL overrides: `{ [environment]: { api_base_url?, portal_base_url? } }`. */
   urls: jsonb('urls').$type<Record<string, { api_base_url?: string; portal_base_url?: string }>>().notNull().default({}),
+  /**
+   * How the service logs in to MyInvois: `own` (the organization's client id and secret) or
+   * `intermediary` (the operator's intermediary system, MYINVOIS_INTERMEDIARY_CLIENT_ID and _SECRET,
+   * with `onbehalfof` the organization's TIN: for an organization that appointed the operator in MyTax).
+   */
+  login: text('login', { enum: ['own', 'intermediary'] }).notNull().default('own'),
   clientId: text('client_id'),
   clientSecretSealed: text('client_secret_sealed'),
   /** Sealed JSON `{certificate, private_key, passphrase}` (PEM). */
@@ -43,7 +49,7 @@ export interface EinvoiceError {
 }
 
 /**
- * One submission of a receivables document to LHDN MyInvois (MYINVOIS.md point 4), and the outbox
+ * One submission of a receivables document to LHDN MyInvois (docs/myinvois.md point 4), and the outbox
  * row that asks for it: written `queued` in the issuing transaction, then moved on by the jobs only
  * (src/jobs/myinvois.ts): `queued` → `sending` (committed before the request leaves, so a crash
  * mid-request is recovered by looking the document up at LHDN, never by sending it blindly again) →

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DescriptorGap } from '../../services/workflow/types';
+import type { DescriptorGap } from '../../domain/workflow';
 import {
   boolean,
   date,
@@ -129,8 +129,8 @@ export const claims = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     /**
-     * The approval round: 0 while never submitted, + 1 on every submission. Returning, withdrawing
-     * and amending end a round; sign-offs of an earlier round stay for the record and no longer count.
+     * The approval round: 0 while never submitted, + 1 on every submission and on every referral of
+     * a bank difference (`difference`). Returning, withdrawing and amending end a round; sign-offs of an earlier round stay for the record and no longer count.
      */
     round: integer('round').notNull().default(0),
     /** The claimant's primary position and its unit's name on the day of the latest submission. */
@@ -143,6 +143,8 @@ export const claims = pgTable(
     primaryKey({ columns: [t.organizationId, t.id] }),
     uniqueIndex('claims_org_reference').on(t.organizationId, t.reference),
     index('claims_org_claimant_idx').on(t.organizationId, t.claimantMemberId, t.createdAt),
+    // The claim list's order (created_at, id) descending: a page reads its rows off this index, never sorts the organization's claims.
+    index('claims_org_created_idx').on(t.organizationId, t.createdAt, t.id),
     foreignKey({ columns: [t.organizationId, t.claimantMemberId], foreignColumns: [members.organizationId, members.id] }),
     foreignKey({ columns: [t.organizationId, t.groupId], foreignColumns: [claimGroups.organizationId, claimGroups.id] }),
     foreignKey({ columns: [t.organizationId, t.payoutChannelId], foreignColumns: [payoutChannels.organizationId, payoutChannels.id] }),
@@ -185,7 +187,7 @@ export const claimLines = pgTable(
     einvoiceUuid: text('einvoice_uuid'),
     einvoiceValidatedAt: timestamp('einvoice_validated_at', { withTimezone: true }),
     /**
-     * The MyInvois check of an `einvoice_company` line (MYINVOIS.md point 7): when it is due next
+     * The MyInvois check of an `einvoice_company` line (docs/myinvois.md point 7): when it is due next
      * (now on a new UUID; again once the supplier's 72-hour cancellation window has closed), when it
      * last ran, and what it found (`einvoice_validated_at` is set only when it found the line fits).
      */
@@ -194,6 +196,12 @@ export const claimLines = pgTable(
     einvoiceCheckDetail: text('einvoice_check_detail'),
     relaxationReason: text('relaxation_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * A bank-charged line's bank figure the payer referred for approval of its difference over the
+     * approved base amount, while the claim is in `difference`: on approval it becomes the line's
+     * base amount (and its rate the figure over the amount); declined, it is dropped. Not answered.
+     */
+    referredBankAmount: numeric('referred_bank_amount', { precision: 20, scale: 4 }),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
@@ -372,11 +380,40 @@ export const claimSignoffs = pgTable(
     primaryKey({ columns: [t.organizationId, t.id] }),
     uniqueIndex('claim_signoffs_claim_round_state_account').on(t.organizationId, t.claimId, t.round, t.state, t.analyticAccountId),
     index('claim_signoffs_open_idx').on(t.organizationId, t.createdAt).where(sql`${t.signatureId} is null`),
+    // `to_act` starts from the open sign-offs that name the caller (or a delegator to the caller) in `eligible`.
+    index('claim_signoffs_open_eligible_idx').using('gin', t.eligible).where(sql`${t.signatureId} is null`),
     foreignKey({ columns: [t.organizationId, t.claimId], foreignColumns: [claims.organizationId, claims.id] }),
     foreignKey({
       columns: [t.organizationId, t.analyticAccountId],
       foreignColumns: [analyticAccounts.organizationId, analyticAccounts.id],
     }),
     foreignKey({ columns: [t.organizationId, t.axisId], foreignColumns: [analyticAxes.organizationId, analyticAxes.id] }),
+  ],
+);
+
+/**
+ * One row per member named in an open (unsigned) sign-off's `eligible`, with its claim's created_at:
+ * what `scope=to_act` walks, newest claim first, for the caller and each member who delegated to them,
+ * so a page reads about as many entries as it lists whatever the number of sign-offs naming the caller.
+ * Kept by triggers (migration 0042): written when a sign-off is opened, rewritten when its `eligible`,
+ * signature, round or state change, gone once it is signed (or deleted), and following its claim's
+ * created_at. Never written by the service; `round` and `state` are the sign-off's, compared with the
+ * claim's when read.
+ */
+export const claimSignoffEligibles = pgTable(
+  'claim_signoff_eligibles',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    memberId: text('member_id').notNull(),
+    claimCreatedAt: timestamp('claim_created_at', { withTimezone: true }).notNull(),
+    claimId: uuid('claim_id').notNull(),
+    signoffId: uuid('signoff_id').notNull(),
+    round: integer('round').notNull(),
+    state: text('state').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.memberId, t.claimCreatedAt, t.claimId, t.signoffId] }),
+    index('claim_signoff_eligibles_signoff_idx').on(t.organizationId, t.signoffId),
+    foreignKey({ columns: [t.organizationId, t.signoffId], foreignColumns: [claimSignoffs.organizationId, claimSignoffs.id] }).onDelete('cascade'),
   ],
 );

@@ -16,3 +16,7 @@ export * from './login-failures';
 export * from './approvals';
 export * from './jobs';
 export * from './einvoicing';
+export * from './mail';
+export * from './events';
+export * from './bank-statements';
+export * from './journal';

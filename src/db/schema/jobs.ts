@@ -3,7 +3,7 @@ import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uu
 import { organizations } from './organizations';
 
 /**
- * The job table (DESIGN section 14): background work claimed with FOR UPDATE SKIP LOCKED, so any
+ * The job table (docs/design.md §14): background work claimed with FOR UPDATE SKIP LOCKED, so any
  * number of server processes share it and a crash loses nothing (src/jobs/runner.ts).
  *
  * States: `queued` (waiting for `run_at`), `running` (claimed; `locked_until` is the lease, after
@@ -37,8 +37,9 @@ export const jobs = pgTable(
   (t) => [
     check('jobs_state_known', sql`${t.state} in ('queued', 'running', 'failed', 'done', 'dead')`),
     check('jobs_max_attempts_positive', sql`${t.maxAttempts} >= 1`),
-    // Claiming: due jobs waiting to run (queued, or failed and waiting for their retry).
-    index('jobs_due_idx').on(t.state, t.runAt).where(sql`${t.state} in ('queued', 'failed')`),
+    // Claiming, in turns across kinds: each kind's jobs waiting to run (queued, or failed and waiting
+    // for their retry) in run order.
+    index('jobs_kind_due_idx').on(t.kind, t.runAt).where(sql`${t.state} in ('queued', 'failed')`),
     // Claiming again: running jobs whose lease ran out (their process died).
     index('jobs_lease_idx').on(t.lockedUntil).where(sql`${t.state} = 'running'`),
     uniqueIndex('jobs_dedupe_pending').on(t.dedupeKey).where(sql`${t.state} in ('queued', 'running', 'failed') and ${t.dedupeKey} is not null`),

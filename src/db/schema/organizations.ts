@@ -21,6 +21,11 @@ import {
  */
 export interface SellerIdentity {
   name?: string | null;
+  /** How customers pay, printed on invoices and statements (organization.profile); optional. */
+  bank_name?: string | null;
+  bank_account_no?: string | null;
+  duitnow_id?: string | null;
+  jompay_biller_code?: string | null;
   tin?: string | null;
   /** Business registration number (BRN). */
   registration_no?: string | null;
@@ -54,6 +59,8 @@ export const organizations = pgTable('organizations', {
   seller: jsonb('seller').$type<SellerIdentity>().notNull().default({}),
   revision: integer('revision').notNull().default(1),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** When the start-up journal backfill completed for the organization (null: not yet; it runs once). */
+  journalBackfilledAt: timestamp('journal_backfilled_at', { withTimezone: true }),
 });
 
 /**
@@ -99,11 +106,16 @@ export const members = pgTable(
     /** argon2id (PHC string) of the member's password; null until one is set (no login then). */
     passwordHash: text('password_hash'),
     active: boolean('active').notNull().default(true),
+    /** The language of the e-mail the member is sent (en, ms); the console's language choice sets it. */
+    language: text('language').$type<'en' | 'ms'>().notNull().default('en'),
+    /** The notification kinds the member switched off (src/services/mail/kinds.ts); invitations and resets always go. */
+    mailOff: text('mail_off').array().notNull().default(sql`ARRAY[]::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revision: integer('revision').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
+    check('members_language_known', sql`${t.language} in ('en', 'ms')`),
     uniqueIndex('members_id_key').on(t.id),
     // One member per e-mail in an organization; a person may be a member of several organizations.
     uniqueIndex('members_org_email').on(t.organizationId, sql`lower(${t.email})`),

@@ -41,7 +41,7 @@ export const orgUnits = pgTable(
 
 /**
  * A position in a unit (a seat people are assigned to); retired positions stay for history. The walk
- * up to a superior goes to reports_to_position_id, else to the unit's head (DESIGN section 17).
+ * up to a superior goes to reports_to_position_id, else to the unit's head (docs/design.md §17).
  */
 export const positions = pgTable(
   'positions',

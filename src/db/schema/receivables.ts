@@ -90,6 +90,12 @@ export const receivableDocuments = pgTable(
     preparedBy: uuid('prepared_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     issuedAt: timestamp('issued_at', { withTimezone: true }),
+    /**
+     * When the row last changed: never before the start of the writing transaction (on insert, not
+     * before created_at), set by a database trigger on insert and on every update that changes a
+     * column other than search_text (migration document-list-filters).
+     */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     reason: text('reason'),
     originalInvoiceId: uuid('original_invoice_id'),
     originalTotal: amount('original_total'),
@@ -113,6 +119,15 @@ export const receivableDocuments = pgTable(
      * migration list-1m it searches the references by their own indexes and names in customers).
      */
     searchText: text('search_text').notNull().default(''),
+    /**
+     * When the document last changed state after it was issued (a dispute, a resolution, a
+     * cancellation, LHDN's answer): the newest such decided_at on its timeline; null when nothing
+     * moved it since its issue (issuing itself is dated by issued_at), or for a draft. Written with
+     * the state by every transition of an issued document (filled from the timeline by migration
+     * document-state-changed-at). The reports as at a day read the timeline only for the documents
+     * issued by the day that changed state since: the others were then in the state they are in now.
+     */
+    stateChangedAt: timestamp('state_changed_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
@@ -146,9 +161,15 @@ export const receivableDocuments = pgTable(
       .where(
         sql`${t.issuedAt} is not null and (${t.createdAt} < ((${t.invoiceDate} - 4)::timestamp at time zone 'UTC') or ${t.createdAt} >= ((${t.invoiceDate} + 2)::timestamp at time zone 'UTC'))`,
       ),
+    // The list's state, currency and updated_after filters and the updated_at sort.
+    index('receivable_documents_org_state_created').on(t.organizationId, t.state, t.createdAt, t.id),
+    index('receivable_documents_org_currency_created').on(t.organizationId, t.currency, t.createdAt, t.id),
+    index('receivable_documents_org_updated').on(t.organizationId, t.updatedAt, t.id),
     // A customer's documents; in creation order for q on a customer name (nameFirstWhere).
     index('receivable_documents_org_customer_created').on(t.organizationId, t.customerId, t.createdAt, t.id),
     index('receivable_documents_org_original').on(t.organizationId, t.originalInvoiceId),
+    // The reports as at a day: the documents that changed state since it (few: most never do after issue).
+    index('receivable_documents_org_state_changed').on(t.organizationId, t.stateChangedAt).where(sql`${t.stateChangedAt} is not null`),
     foreignKey({ columns: [t.organizationId, t.customerId], foreignColumns: [customers.organizationId, customers.id] }),
     foreignKey({ columns: [t.organizationId, t.preparedBy], foreignColumns: [members.organizationId, members.id] }),
     foreignKey({
@@ -172,7 +193,7 @@ export const receivableDocumentLines = pgTable(
     description: text('description').notNull(),
     unitCode: text('unit_code'),
     quantity: rate('quantity').notNull(),
-    /** Up to 6 places whatever the currency (DESIGN section 4); the line's net_amount is what is rounded. */
+    /** Up to 6 places whatever the currency (docs/design.md §4); the line's net_amount is what is rounded. */
     unitPrice: numeric('unit_price', { precision: 22, scale: 6 }).notNull(),
     discountAmount: amount('discount_amount').notNull(),
     netAmount: amount('net_amount').notNull(),
@@ -315,9 +336,60 @@ export const receivableTimeline = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
     index('receivable_timeline_doc_idx').on(t.organizationId, t.documentId, t.decidedAt, t.seq),
+    // The reports as at a day: the decisions taken after it (a document's state then).
+    index('receivable_timeline_org_decided').on(t.organizationId, t.decidedAt),
     foreignKey({ columns: [t.organizationId, t.documentId], foreignColumns: [receivableDocuments.organizationId, receivableDocuments.id] }),
     foreignKey({ columns: [t.organizationId, t.actorMemberId], foreignColumns: [members.organizationId, members.id] }),
   ],
 );
 
 
+
+/**
+ * The organization's ageing buckets (one row; the defaults when absent): the upper edges, in days
+ * past due, of the buckets after `current`, increasing; the last bucket is over the last edge.
+ */
+export const ageingSettings = pgTable('ageing_settings', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id),
+  edges: integer('edges').array().notNull(),
+  revision: integer('revision').notNull().default(1),
+});
+
+/**
+ * The organization's payment reminder schedule: off until turned on; `steps` are days past the due
+ * day (7, 14 and 21 by default). No row: the defaults, off.
+ */
+export const reminderSchedules = pgTable('reminder_schedules', {
+  organizationId: uuid('organization_id').primaryKey().references(() => organizations.id),
+  enabled: boolean('enabled').notNull().default(false),
+  steps: integer('steps').array().notNull().default(sql`'{7,14,21}'::integer[]`),
+  revision: integer('revision').notNull().default(1),
+});
+
+/**
+ * One payment reminder of one document at one step of the schedule. The row is claimed (inserted and
+ * committed) before the e-mail is sent, and the unique key makes a second claim of the same step
+ * fail, so no two processes, and no run after a crash, send one step twice; `sent_at` is written once
+ * the message has left.
+ */
+export const paymentReminders = pgTable(
+  'payment_reminders',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    id: uuid('id').notNull().defaultRandom(),
+    documentId: uuid('document_id').notNull(),
+    /** Days past due of the schedule's step. */
+    step: integer('step').notNull(),
+    sentTo: text('sent_to').notNull(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('payment_reminders_document_step').on(t.organizationId, t.documentId, t.step),
+    index('payment_reminders_org_claimed').on(t.organizationId, t.claimedAt, t.id),
+    foreignKey({ columns: [t.organizationId, t.documentId], foreignColumns: [receivableDocuments.organizationId, receivableDocuments.id] }),
+  ],
+);

@@ -2,7 +2,7 @@ import { bigserial, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } f
 import { organizations } from './organizations';
 
 /**
- * Append-only history of every change to reference data and authority (DESIGN section 15): who,
+ * Append-only history of every change to reference data and authority (docs/design.md §15): who,
  * when, the record before and after. Never updated or deleted, so the set-up in force on any day
  * can be rebuilt. `seq` orders entries written in the same instant.
  */

@@ -1,5 +1,5 @@
 import { jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { WorkflowDefinition } from '../../services/workflow/types';
+import type { WorkflowDefinition } from '../../domain/workflow';
 import { organizations } from './organizations';
 
 /** Each organization's workflow per record type, stored (not hard-coded in handlers). */

@@ -39,6 +39,12 @@ function bags(p12: ReturnType<Forge['pkcs12']['pkcs12FromAsn1']>, bagType: strin
 
 /** The RSA key of a PKCS#12 file and the certificate it belongs to (a CA chain in the file is ignored). */
 export function credentialsFromPkcs12(file: Buffer, password: string): SigningCredentials {
+  const { certificatePem, privateKeyPem } = pemFromPkcs12(file, password);
+  return credentialsFromPem(certificatePem, privateKeyPem);
+}
+
+/** The same, as PEM: the certificate and its RSA key (unencrypted PKCS#8 from forge's PKCS#1 export). */
+export function pemFromPkcs12(file: Buffer, password: string): { certificatePem: string; privateKeyPem: string } {
   let p12: ReturnType<Forge['pkcs12']['pkcs12FromAsn1']>;
   try {
     p12 = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(file.toString('binary')), false, password);
@@ -53,7 +59,9 @@ export function credentialsFromPkcs12(file: Buffer, password: string): SigningCr
   const keyPem = forge.pki.privateKeyToPem(keys[0]!.key);
   for (const bag of certs) {
     try {
-      return credentialsFromPem(forge.pki.certificateToPem(bag.cert), keyPem);
+      const certificatePem = forge.pki.certificateToPem(bag.cert);
+      credentialsFromPem(certificatePem, keyPem);
+      return { certificatePem, privateKeyPem: keyPem };
     } catch {
       // not this certificate: a chain may come first
     }

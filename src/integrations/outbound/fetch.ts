@@ -102,3 +102,25 @@ export async function readBounded(response: Response, maxBytes = DEFAULT_MAX_ANS
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/**
+ * The first `maxBytes` of the answer's body as text (a log's excerpt): reads no further and cancels
+ * the rest, however long the answer.
+ */
+export async function readExcerpt(response: Response, maxBytes: number): Promise<string> {
+  const body = response.body as NodeReadableStream<Uint8Array> | ReadableStream<Uint8Array> | null;
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < maxBytes) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  if (size >= maxBytes) await reader.cancel().catch(() => undefined);
+  const bytes = Buffer.concat(chunks).subarray(0, maxBytes);
+  // A multi-byte character cut at the end is dropped, not shown as a replacement character.
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/\uFFFD$/, '');
+}

@@ -19,6 +19,8 @@ export interface OutboundPolicy {
    * simulator: allowed whatever their address, never by configuration.
    */
   origins: readonly string[];
+  /** How host names are resolved (the system's resolver unless a test gives its own). */
+  resolve?: Resolve;
 }
 
 /** Nothing internal allowed: the policy of a client given none. */
@@ -44,8 +46,12 @@ export class OutboundRefused extends Error {
   }
 }
 
-/** The URL if its form is acceptable as a base URL (before any DNS), else why not. */
-export function parseBaseUrl(value: string): URL | string {
+/**
+ * The URL if its form is acceptable for an outbound address (before any DNS), else why not: absolute
+ * http(s), no user name or password, no fragment, and no query unless `allowQuery` (a webhook
+ * endpoint may carry one; a base URL that paths are appended to may not).
+ */
+export function parseOutboundUrl(value: string, { allowQuery }: { allowQuery: boolean }): URL | string {
   let url: URL;
   try {
     url = new URL(value);
@@ -55,8 +61,14 @@ export function parseBaseUrl(value: string): URL | string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an https URL';
   if (url.username || url.password || /^[a-z]+:\/\/[^/]*@/i.test(value)) return 'must not carry a user name or password';
   // `new URL` drops an empty `?` or `#`: look at the text too.
-  if (url.search || url.hash || value.includes('?') || value.includes('#')) return 'must not carry a query or fragment';
+  if (url.hash || value.includes('#')) return allowQuery ? 'must not carry a fragment' : 'must not carry a query or fragment';
+  if (!allowQuery && (url.search || value.includes('?'))) return 'must not carry a query or fragment';
   return url;
+}
+
+/** The URL if its form is acceptable as a base URL (before any DNS), else why not. */
+export function parseBaseUrl(value: string): URL | string {
+  return parseOutboundUrl(value, { allowQuery: false });
 }
 
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
@@ -81,7 +93,7 @@ function hostProblem(host: string): string | null {
   return null;
 }
 
-type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
+export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
 
 const systemResolve: Resolve = (host) =>
   new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
@@ -90,9 +102,17 @@ const systemResolve: Resolve = (host) =>
  * The save-time check of a base URL: its form, then every address its host resolves to now. Answers
  * why it is refused, or null. The same rules run again on every connection (guardedLookup).
  */
-export async function checkBaseUrl(value: string, policy: OutboundPolicy, resolve: Resolve = systemResolve): Promise<string | null> {
+export async function checkBaseUrl(value: string, policy: OutboundPolicy, resolve: Resolve = policy.resolve ?? systemResolve): Promise<string | null> {
   const url = parseBaseUrl(value);
   if (typeof url === 'string') return url;
+  return checkUrlAddresses(url, policy, resolve);
+}
+
+/**
+ * The save-time check of a URL whose form the caller checked (a webhook endpoint may carry a query):
+ * every address its host resolves to now. Answers why it is refused, or null.
+ */
+export async function checkUrlAddresses(url: URL, policy: OutboundPolicy, resolve: Resolve = policy.resolve ?? systemResolve): Promise<string | null> {
   if (isTrustedOrigin(url, policy)) return null;
   const host = hostOf(url);
   const named = hostProblem(host);
@@ -128,7 +148,7 @@ export function guardedLookup(policy: OutboundPolicy, opts: { http: boolean }) {
     const all = typeof options === 'object' && options !== null && options.all === true;
     const named = hostProblem(host);
     if (named) return void callback(new OutboundRefused(named), all ? [] : '');
-    systemResolve(host).then(
+    (policy.resolve ?? systemResolve)(host).then(
       (addresses) => {
         for (const { address } of addresses) {
           const ip = parseAddress(address);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { me } from '../../services/access/login';
 import { svc } from '../context';
 import { authedProcedure } from '../procedures';
-import { meOutput } from './schemas';
+import { meOutput } from '../../contract/auth';
 
 /** auth.me: the caller's member, organization and effective permissions (a session or an API key). */
 export const meProcedure = authedProcedure

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { getDocumentFile } from '../../services/documents/read-document-file';
 import { svc } from '../context';
 import { authedProcedure } from '../procedures';
-import { uuid } from '../schemas';
-import { uploadedDocumentSchema } from './schemas';
+import { uuid } from '../../contract/fields';
+import { uploadedDocumentSchema } from '../../contract/documents';
 
 export const getDocumentProcedure = authedProcedure
   .meta({

@@ -7,7 +7,7 @@ import { hasPermission } from '../../services/access/principal';
 import { serviceContext } from '../../services/context';
 import { uploadDocument } from '../../services/documents/upload-document';
 import { guardRouteAuthenticated, sendIdempotentWrite } from '../route-guard';
-import { uploadedDocumentSchema } from './schemas';
+import { uploadedDocumentSchema } from '../../contract/documents';
 
 export const UPLOAD_PATH = '/documents';
 

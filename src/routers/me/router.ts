@@ -3,6 +3,8 @@ import { meDelegationsRouter } from './delegations/router';
 import { createPayoutChannelProcedure } from './payout-channels/create-payout-channel';
 import { deactivatePayoutChannelProcedure } from './payout-channels/deactivate-payout-channel';
 import { listPayoutChannelsProcedure } from './payout-channels/list-payout-channels';
+import { todoProcedure } from './todo/todo';
+import { meNotificationsRouter } from './notifications/router';
 
 /** me.*: what belongs to the calling member themselves (tRPC only). */
 export const meRouter = router({
@@ -12,4 +14,6 @@ export const meRouter = router({
     deactivate: deactivatePayoutChannelProcedure,
   }),
   delegations: meDelegationsRouter,
+  todo: todoProcedure,
+  notifications: meNotificationsRouter,
 });

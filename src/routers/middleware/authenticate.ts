@@ -3,6 +3,7 @@ import type { Permission } from '../../services/access/permissions';
 import { assertPermission } from './require-permission';
 import { middleware } from '../trpc';
 import { rateLimitHeaders } from './response-headers';
+import { requestCredential, withClearedCookie } from '../session-cookie';
 
 /**
  * Narrows the caller to a principal once and counts an API key's request against its key's and its
@@ -20,10 +21,14 @@ export const authenticated = authenticate();
  */
 export function authenticate(permission?: Permission) {
   return middleware(async ({ ctx, next }) => {
+    // The Authorization header, or else the console's session cookie (403 csrf_refused when the request may not use it).
+    const credential = requestCredential(ctx);
     const { principal, org, rateLimit } = await guardRequest(
       { db: ctx.deps.db, rateLimits: ctx.deps.rateLimits, now: ctx.deps.now },
-      { authorization: ctx.authorization, ip: ctx.ip },
-    );
+      { authorization: credential.authorization, ip: ctx.ip },
+    ).catch((e: unknown) => {
+      throw credential.viaCookie ? withClearedCookie(e, ctx.cookie) : e;
+    });
     ctx.identify?.(principal);
     if (rateLimit) Object.assign(ctx.out.headers, rateLimitHeaders(rateLimit));
     if (permission) assertPermission(principal, permission);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listSettingsHistoryPage } from '../../services/settings/history';
 import { svc } from '../context';
 import { settingsReadProcedure } from '../procedures';
-import { pageInputShape, pageOutput, uuid } from '../schemas';
+import { pageInputShape, pageOutput, uuid } from '../../contract/fields';
 
 const entrySchema = z.object({
   id: uuid(),

@@ -1,10 +1,12 @@
 import { router } from '../trpc';
 import { accountsRouter } from './accounts/router';
+import { ageingSettingsRouter } from './ageing/router';
 import { analyticAccountsRouter } from './analytic-accounts/router';
 import { analyticAxesRouter } from './analytic-axes/router';
 import { approvalGrantsRouter } from './approval-grants/router';
 import { approverAssignmentsRouter } from './approver-assignments/router';
 import { claimPolicyRouter } from './claim-policy/router';
+import { paymentRemindersRouter } from './payment-reminders/router';
 import { claimGroupsRouter } from './claim-groups/router';
 import { companyGroupsRouter } from './company-groups/router';
 import { counterpartyMappingsRouter } from './counterparty-mappings/router';
@@ -21,7 +23,7 @@ import { positionsRouter } from './positions/router';
 import { taxCodesRouter } from './tax-codes/router';
 import { tradeLinesRouter } from './trade-lines/router';
 
-/** settings.<entity>.list|create|update|deactivate: the organization's reference data (tRPC only, DESIGN section 15). */
+/** settings.<entity>.list|create|update|deactivate: the organization's reference data (tRPC only, docs/design.md §15). */
 export const settingsRouter = router({
   orgUnits: orgUnitsRouter,
   positions: positionsRouter,
@@ -43,5 +45,7 @@ export const settingsRouter = router({
   approverAssignments: approverAssignmentsRouter,
   delegations: delegationsRouter,
   claimPolicy: claimPolicyRouter,
+  paymentReminders: paymentRemindersRouter,
   einvoicing: einvoicingRouter,
+  ageing: ageingSettingsRouter,
 });

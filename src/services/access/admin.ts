@@ -15,6 +15,7 @@ import type { SellerIdentity } from '../../db/schema';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { isValidTimeZone } from '../../lib/dates';
 import { AppError, validationError } from '../../lib/errors';
+import { writeOrganizationDefaults } from './organization-defaults';
 import { hashPassword } from './passwords';
 import { BUILT_IN_ROLES, isPermission, type BuiltInRole } from './permissions';
 import { isCountryCode } from '../../lib/code-lists';
@@ -46,18 +47,8 @@ export async function createOrganization(db: Database, input: CreateOrganization
     organizationId: org.id,
     roles: Object.entries(BUILT_IN_ROLES).map(([key, role]) => ({ key, name: role.name, permissions: [...role.permissions] })),
   });
-  for (const hook of organizationCreatedHooks) await hook(db, org.id);
+  await writeOrganizationDefaults(db, org.id);
   return org;
-}
-
-/**
- * Other aggregates (workflows, reference data) register here what every new organization needs,
- * so creating an organization stays one call.
- */
-export type OrganizationCreatedHook = (db: Database, organizationId: string) => Promise<void>;
-const organizationCreatedHooks: OrganizationCreatedHook[] = [];
-export function onOrganizationCreated(hook: OrganizationCreatedHook): void {
-  organizationCreatedHooks.push(hook);
 }
 
 export async function addMember(

@@ -20,8 +20,8 @@ export interface RequestCredentials {
 }
 
 /**
- * Runs an authentication with the failed-attempt accounting of its source address (DESIGN section
- * 8): reserve, authenticate, then release or keep. Any credential counts (an `fk_` key, an `fs_`
+ * Runs an authentication with the failed-attempt accounting of its source address (docs/design.md
+ * §8): reserve, authenticate, then release or keep. Any credential counts (an `fk_` key, an `fs_`
  * session, a malformed token, another scheme); a missing header tries nothing. Before the credential
  * is looked at, one unit of the address's failed-authentication budget is reserved atomically in the
  * store: an address without budget left is refused with 429 without checking anything, so a burst

@@ -146,7 +146,7 @@ export async function authenticate(db: Database, authorization: string | undefin
 }
 
 /** However often it is used, a session ends this long after it was created (it must be renewed by logging in again). */
-const SESSION_MAX_LIFETIME_MS = 30 * 24 * 3600_000;
+export const SESSION_MAX_LIFETIME_MS = 30 * 24 * 3600_000;
 
 /**
  * Sliding sessions: each use moves the expiry to `idle_seconds` from now (12 hours for a login),

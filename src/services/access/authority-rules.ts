@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 import { hasPermission } from './principal';
 
 /**
- * The two rules of the role editor (DESIGN section 5), in one place, for every change of authority
+ * The two rules of the role editor (docs/design.md §5), in one place, for every change of authority
  * (members.add|update|setRoles|deactivate, roles.create|update|delete):
  * - `owner_role_manage_required` (409): only a member holding organization.roles.manage_owner may
  *   create, change, delete or grant a role that carries it, or change a member who holds such a role.

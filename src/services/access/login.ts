@@ -1,15 +1,16 @@
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { findLoginCandidates, findMemberIdentity, insertSession, revokeSessionRow } from '../../db/queries/access';
+import { findLoginCandidates, findMemberCredentials, findMemberIdentity, insertSession, revokeMemberSessions, revokeSessionRow, updateMemberRow } from '../../db/queries/access';
 import { releaseLoginUnits, reserveLoginUnits, type LoginCounter, type LoginFailureKind, type ReservedUnit } from '../../db/queries/login-failures';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { maxLength, notBlank, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { verifyPassword } from './passwords';
+import { checkPassword, hashPassword, verifyPassword } from './passwords';
+import { recordSettingsChange } from '../settings/history';
 
 /**
- * People log in (auth.login, DESIGN section 5): e-mail and password give a session (`fs_…`, hashed at
+ * People log in (auth.login, docs/design.md §5): e-mail and password give a session (`fs_…`, hashed at
  * rest, sliding). A wrong e-mail, a wrong password, an inactive member or a member without a password
  * all answer the same 401 after the same work (a dummy hash is verified when nobody matches).
  *
@@ -186,13 +187,68 @@ export async function logout(ctx: ServiceContext): Promise<{ revoked: true }> {
   return { revoked: true };
 }
 
+export interface ChangePasswordInput {
+  current_password: string;
+  new_password: string;
+}
+
+/**
+ * auth.changePassword: the caller (a session) sets a new password, naming the current one. The new
+ * one meets the password policy of organization.members.add (422 at /new_password). A wrong current
+ * password counts and is limited exactly as a failed login of the member's e-mail from this address
+ * (429 with Retry-After past the limits) and answers 401 `current_password_wrong` at
+ * /current_password; the session stays valid. Then, in one transaction, the hash is replaced and
+ * every other session of the member ends; the one used here is kept.
+ */
+export async function changePassword(
+  ctx: ServiceContext,
+  login: Pick<LoginContext, 'ip' | 'settings'>,
+  input: ChangePasswordInput,
+): Promise<{ changed: true; sessions_ended: number }> {
+  if (ctx.principal.via !== 'session') throw new AppError('person_required', { detail: 'Only a person signed in with a session changes their password' });
+  const r = new Refusals();
+  r.check(input.current_password.length > 0, '/current_password', 'must not be empty');
+  checkPassword(r, input.new_password, '/new_password');
+  if (input.new_password.normalize('NFC') === input.current_password.normalize('NFC')) r.add('/new_password', 'must differ from the current password');
+  r.throwIfAny();
+
+  const member = await findMemberCredentials(ctx.db, { organizationId: ctx.org.id, id: ctx.principal.memberId });
+  if (!member?.active) throw new AppError('unauthenticated', { detail: 'The member is no longer known' });
+  // The pool, as a login's: a wrong password is counted even though the change is refused.
+  const attempt: LoginContext = { db: ctx.db, now: ctx.now, ip: login.ip, settings: login.settings };
+  const units = await reserveAttempt(attempt, member.email ?? member.id);
+  let right: boolean;
+  try {
+    right = await verifyPassword(member.passwordHash, input.current_password);
+  } catch (e) {
+    await releaseLoginUnits(ctx.db, { units }).catch(() => undefined);
+    throw e;
+  }
+  if (!right) {
+    throw new AppError('current_password_wrong', {
+      detail: 'The current password is not right',
+      errors: [{ pointer: '/current_password', detail: 'is not your current password' }],
+    });
+  }
+  await releaseLoginUnits(ctx.db, { units });
+
+  const passwordHash = await hashPassword(input.new_password);
+  const ended = await ctx.db.transaction(async (tx) => {
+    await updateMemberRow(tx, { organizationId: ctx.org.id, id: member.id, set: { passwordHash } });
+    const count = await revokeMemberSessions(tx, { organizationId: ctx.org.id, memberId: member.id, now: ctx.now, exceptSessionId: ctx.principal.credentialId });
+    await recordSettingsChange({ ...ctx, db: tx }, { entity: 'members', record_id: member.id, action: 'change_password', before: null, after: { id: member.id, sessions_ended: count } });
+    return count;
+  });
+  return { changed: true, sessions_ended: ended };
+}
+
 /** auth.me: who the caller is, in which organization, with which effective permissions (sorted). */
 export async function me(ctx: ServiceContext) {
   const member = await findMemberIdentity(ctx.db, { organizationId: ctx.org.id, id: ctx.principal.memberId });
   if (!member) throw new AppError('unauthenticated', { detail: 'The member is no longer known' });
   return {
     member: { id: member.id, name: member.name, email: member.email },
-    organization: { id: ctx.org.id, name: ctx.org.name },
+    organization: { id: ctx.org.id, name: ctx.org.name, time_zone: ctx.org.timeZone, record_languages: [...ctx.org.recordLanguages] },
     permissions: [...ctx.principal.permissions].sort(),
     via: ctx.principal.via === 'api_key' ? ('api_key' as const) : ('session' as const),
   };

@@ -13,17 +13,19 @@ import {
   type RoleRecord,
 } from '../../db/queries/access';
 import { isUniqueViolation } from '../../db/errors';
-import { AppError } from '../../lib/errors';
+import { AppError, notFound, conflict } from '../../lib/errors';
 import { maxLength, notBlank, Refusals } from '../../lib/refusals';
+import { recordEvent } from '../events/append';
 import type { ServiceContext } from '../context';
 import { checkRevision } from '../revision';
 import { recordSettingsChange } from '../settings/history';
-import { decodePage, DEFAULT_PAGE_LIMIT, pageOf, type PageInput } from '../settings/page';
+import { changeRecord, deactivateRecord, type RecordChange, type SetupFamily } from '../settings/setup';
+import { openPage, type PageInput } from '../settings/page';
 import { carriesOwnerPower, lockAuthority, refuseLockout, requireOwnerRoleManager } from './authority-rules';
 import { checkPassword, hashPassword } from './passwords';
 
 /**
- * The organization's members (organization.members.*, DESIGN sections 5 and 15): people, their
+ * The organization's members (organization.members.*, docs/design.md §5 and §15): people, their
  * e-mail (the login name, unique per organization, case-insensitive), their password (argon2id;
  * never answered, never recorded in history) and their roles. Every change weighs the role-editor
  * rules (authority-rules.ts) and is recorded in the settings history as `members`.
@@ -71,11 +73,7 @@ export async function resolveRoleKeys(ctx: ServiceContext, r: Refusals, keys: re
   return found;
 }
 
-const emailInUse = () =>
-  new AppError('conflict', {
-    detail: 'email: is already used by another member of this organization',
-    errors: [{ pointer: '/email', detail: 'is already in use' }],
-  });
+const emailInUse = () => conflict('/email', 'is already in use', 'email: is already used by another member of this organization');
 
 async function refuseEmailInUse(ctx: ServiceContext, email: string, exceptId?: string): Promise<void> {
   const other = await findMemberByEmail(ctx.db, { organizationId: ctx.org.id, email });
@@ -92,12 +90,11 @@ async function guardEmail<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-const notFound = () => new AppError('not_found', { detail: 'No such member in this organization' });
 
 /** A member of the caller's organization, locked for the change; 404 when absent or another organization's. */
 async function lockMember(ctx: ServiceContext, id: string, expectedRevision?: number): Promise<MemberRecord> {
   const member = await findMember(ctx.db, { organizationId: ctx.org.id, id, forUpdate: true });
-  if (!member) throw notFound();
+  if (!member) throw notFound('member');
   if (expectedRevision !== undefined) checkRevision(member.revision, expectedRevision);
   return member;
 }
@@ -117,14 +114,13 @@ async function rolesOf(ctx: ServiceContext, member: MemberRecord): Promise<RoleR
 const holdsOwnerPower = (roles: readonly RoleRecord[]) => roles.some((role) => carriesOwnerPower(role.permissions));
 
 export async function listMembersPage(ctx: ServiceContext, input: PageInput) {
-  const after = await decodePage(ctx, 'members', input, {});
-  const limit = input.limit ?? DEFAULT_PAGE_LIMIT;
+  const page = await openPage(ctx, 'members', input, {});
   const rows = await listMembers(ctx.db, {
     organizationId: ctx.org.id,
-    after: after && after.value !== null ? { name: after.value, id: after.id } : undefined,
-    limit: limit + 1,
+    after: page.after && page.after.value !== null ? { name: page.after.value, id: page.after.id } : undefined,
+    limit: page.take,
   });
-  return pageOf(ctx, 'members', {}, rows, limit, (m) => ({ value: m.name, id: m.id }), memberView);
+  return page.answer(rows, (m) => ({ value: m.name, id: m.id }), memberView);
 }
 
 export interface AddMemberInput {
@@ -156,14 +152,34 @@ export async function addMember(ctx: ServiceContext, input: AddMemberInput): Pro
   await insertMemberRoles(ctx.db, { organizationId: ctx.org.id, memberId: inserted.id, roleIds: roles.map((role) => role.id) });
   const after = await reread(ctx, inserted.id);
   await recordSettingsChange(ctx, { entity: 'members', record_id: after.id, action: 'create', before: null, after: after });
+  await recordEvent(ctx, 'organization.member.added', { type: 'member', id: after.id, revision: after.revision }, { active: after.active, roles: after.roles });
   return after;
 }
 
-export interface UpdateMemberInput {
-  id: string;
+/**
+ * Members as set-up records: changed under the authority lock, then the row's; answered with their
+ * roles (re-read). `roleIds`: the member's new roles, written with the row.
+ */
+type MemberChange = { name?: string; email?: string; active?: boolean; roleIds?: string[] };
+const members: SetupFamily<MemberRecord, MemberView, MemberChange> = {
+  entity: 'members',
+  what: 'member',
+  lock: async (ctx, id) => {
+    await lockAuthority(ctx);
+    return findMember(ctx.db, { organizationId: ctx.org.id, id, forUpdate: true });
+  },
+  write: async (ctx, current, { roleIds, ...set }) => {
+    if (roleIds) await replaceMemberRoles(ctx.db, { organizationId: ctx.org.id, memberId: current.id, roleIds });
+    await guardEmail(() => updateMemberRow(ctx.db, { organizationId: ctx.org.id, id: current.id, set }));
+    return findMember(ctx.db, { organizationId: ctx.org.id, id: current.id });
+  },
+  view: (_ctx, row) => memberView(row),
+  inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+};
+
+export interface UpdateMemberInput extends RecordChange {
   name?: string;
   email?: string;
-  expected_revision: number;
 }
 
 /** organization.members.update: a member's name or e-mail (If-Match). */
@@ -172,55 +188,47 @@ export async function updateMember(ctx: ServiceContext, input: UpdateMemberInput
   if (input.name !== undefined) checkMemberName(r, input.name);
   if (input.email !== undefined) checkEmail(r, input.email);
   r.throwIfAny();
-  await lockAuthority(ctx);
-  const member = await lockMember(ctx, input.id, input.expected_revision);
-  requireOwnerRoleManager(ctx, holdsOwnerPower(await rolesOf(ctx, member)), 'A role this member holds');
-  const before = memberView(member);
-  const set: { name?: string; email?: string } = {};
-  if (input.name !== undefined) set.name = input.name.trim();
-  if (input.email !== undefined) {
-    set.email = input.email.trim();
-    await refuseEmailInUse(ctx, set.email, member.id);
-  }
-  await guardEmail(() => updateMemberRow(ctx.db, { organizationId: ctx.org.id, id: member.id, set }));
-  const after = await reread(ctx, member.id);
-  await recordSettingsChange(ctx, { entity: 'members', record_id: member.id, action: 'update', before: before, after: after });
-  return after;
+  return changeRecord(ctx, members, input, async (member) => {
+    requireOwnerRoleManager(ctx, holdsOwnerPower(await rolesOf(ctx, member)), 'A role this member holds');
+    const set = { name: input.name?.trim(), email: input.email?.trim() };
+    if (set.email !== undefined && set.email !== member.email) await refuseEmailInUse(ctx, set.email, member.id);
+    return set;
+  });
 }
 
 /** organization.members.setRoles: replaces a member's roles (If-Match). */
-export async function setMemberRoles(ctx: ServiceContext, input: { id: string; roles: string[]; expected_revision: number }): Promise<MemberView> {
+export async function setMemberRoles(ctx: ServiceContext, input: RecordChange & { roles: string[] }): Promise<MemberView> {
   const r = new Refusals();
   const roles = await resolveRoleKeys(ctx, r, input.roles);
   r.throwIfAny();
-  await lockAuthority(ctx);
-  const member = await lockMember(ctx, input.id, input.expected_revision);
-  requireOwnerRoleManager(ctx, holdsOwnerPower(await rolesOf(ctx, member)) || holdsOwnerPower(roles), 'A role this member holds or is granted');
-  await refuseLockout(ctx, { memberRoles: { memberId: member.id, roleIds: roles.map((role) => role.id), active: member.active } });
-  const before = memberView(member);
-  await replaceMemberRoles(ctx.db, { organizationId: ctx.org.id, memberId: member.id, roleIds: roles.map((role) => role.id) });
-  await updateMemberRow(ctx.db, { organizationId: ctx.org.id, id: member.id, set: {} });
-  const after = await reread(ctx, member.id);
-  await recordSettingsChange(ctx, { entity: 'members', record_id: member.id, action: 'set_roles', before: before, after: after });
-  return after;
+  return changeRecord(
+    ctx,
+    members,
+    input,
+    async (member) => {
+      requireOwnerRoleManager(ctx, holdsOwnerPower(await rolesOf(ctx, member)) || holdsOwnerPower(roles), 'A role this member holds or is granted');
+      // The same roles in another order are no change.
+      if (roles.map((role) => role.key).sort().join() === [...member.roles].sort().join()) return undefined;
+      await refuseLockout(ctx, { memberRoles: { memberId: member.id, roleIds: roles.map((role) => role.id), active: member.active } });
+      return { roleIds: roles.map((role) => role.id) };
+    },
+    'set_roles',
+  );
 }
 
 /**
  * organization.members.deactivate (If-Match): the member can no longer log in, and every session
  * and API key of theirs is revoked in the same transaction, so their very next request is 401.
  */
-export async function deactivateMember(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<MemberView> {
-  await lockAuthority(ctx);
-  const member = await lockMember(ctx, input.id, input.expected_revision);
-  if (!member.active) throw new AppError('conflict', { detail: 'The member is already inactive' });
-  requireOwnerRoleManager(ctx, holdsOwnerPower(await rolesOf(ctx, member)), 'A role this member holds');
-  await refuseLockout(ctx, { deactivated: member.id });
-  const before = memberView(member);
-  await updateMemberRow(ctx.db, { organizationId: ctx.org.id, id: member.id, set: { active: false } });
-  await revokeMemberSessions(ctx.db, { organizationId: ctx.org.id, memberId: member.id, now: ctx.now });
-  await revokeMemberApiKeys(ctx.db, { organizationId: ctx.org.id, memberId: member.id, now: ctx.now });
-  const after = await reread(ctx, member.id);
-  await recordSettingsChange(ctx, { entity: 'members', record_id: member.id, action: 'deactivate', before: before, after: after });
+export async function deactivateMember(ctx: ServiceContext, input: RecordChange): Promise<MemberView> {
+  const after = await deactivateRecord(ctx, members, input, async (member) => {
+    requireOwnerRoleManager(ctx, holdsOwnerPower(await rolesOf(ctx, member)), 'A role this member holds');
+    await refuseLockout(ctx, { deactivated: member.id });
+    await revokeMemberSessions(ctx.db, { organizationId: ctx.org.id, memberId: member.id, now: ctx.now });
+    await revokeMemberApiKeys(ctx.db, { organizationId: ctx.org.id, memberId: member.id, now: ctx.now });
+    return { active: false };
+  });
+  await recordEvent(ctx, 'organization.member.deactivated', { type: 'member', id: after.id, revision: after.revision }, { active: after.active });
   return after;
 }
 
@@ -248,6 +256,6 @@ export async function setMemberPassword(
 /** One member of the caller's organization; 404 when absent or another organization's. */
 export async function getMember(ctx: ServiceContext, id: string): Promise<MemberView> {
   const member = await findMember(ctx.db, { organizationId: ctx.org.id, id });
-  if (!member) throw notFound();
+  if (!member) throw notFound('member');
   return memberView(member);
 }

@@ -13,7 +13,7 @@ export function hasPermission(p: Principal, permission: string): boolean {
   return p.permissions.has(permission);
 }
 
-/** People's decisions (DESIGN section 5) need a session; the system acts for people in the CLI and demo. */
+/** People's decisions (docs/design.md §5) need a session; the system acts for people in the CLI and demo. */
 export function isPerson(p: Principal): boolean {
   return p.via === 'session' || p.via === 'system';
 }

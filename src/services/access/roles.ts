@@ -9,17 +9,18 @@ import {
   type RoleRecord,
 } from '../../db/queries/access';
 import { isUniqueViolation } from '../../db/errors';
-import { AppError } from '../../lib/errors';
+import { AppError, notFound, conflict } from '../../lib/errors';
 import { maxLength, notBlank, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { checkRevision } from '../revision';
 import { recordSettingsChange } from '../settings/history';
-import { decodePage, DEFAULT_PAGE_LIMIT, pageOf, type PageInput } from '../settings/page';
+import { changeRecord, type RecordChange, type SetupFamily } from '../settings/setup';
+import { openPage, type PageInput } from '../settings/page';
 import { carriesOwnerPower, lockAuthority, refuseLockout, requireOwnerRoleManager } from './authority-rules';
 import { BUILT_IN_ROLE_KEYS, isPermission } from './permissions';
 
 /**
- * The organization's roles (organization.roles.*, DESIGN section 5): the built-in ones every
+ * The organization's roles (organization.roles.*, docs/design.md §5): the built-in ones every
  * organization starts with and custom ones, each a named set of permissions. Every change weighs the
  * role-editor rules (authority-rules.ts) and is recorded in the settings history as `roles`.
  */
@@ -60,23 +61,20 @@ export function checkPermissions(r: Refusals, permissions: readonly string[], po
   });
 }
 
-const keyInUse = () =>
-  new AppError('conflict', { detail: 'key: is already used by another role of this organization', errors: [{ pointer: '/key', detail: 'is already in use' }] });
+const keyInUse = () => conflict('/key', 'is already in use', 'key: is already used by another role of this organization');
 
-const notFound = () => new AppError('not_found', { detail: 'No such role in this organization' });
 
 async function lockRole(ctx: ServiceContext, id: string, expectedRevision: number): Promise<RoleRecord> {
   const role = await findRole(ctx.db, { organizationId: ctx.org.id, id, forUpdate: true });
-  if (!role) throw notFound();
+  if (!role) throw notFound('role');
   checkRevision(role.revision, expectedRevision);
   return role;
 }
 
 export async function listRolesPage(ctx: ServiceContext, input: PageInput) {
-  const after = await decodePage(ctx, 'roles', input, {});
-  const limit = input.limit ?? DEFAULT_PAGE_LIMIT;
-  const rows = await listRoles(ctx.db, { organizationId: ctx.org.id, afterKey: after?.value ?? undefined, limit: limit + 1 });
-  return pageOf(ctx, 'roles', {}, rows, limit, (role) => ({ value: role.key, id: role.id }), roleView);
+  const page = await openPage(ctx, 'roles', input, {});
+  const rows = await listRoles(ctx.db, { organizationId: ctx.org.id, afterKey: page.after?.value ?? undefined, limit: page.take });
+  return page.answer(rows, (role) => ({ value: role.key, id: role.id }), roleView);
 }
 
 /** organization.roles.create: a custom role with chosen permissions. */
@@ -102,29 +100,33 @@ export async function createRole(ctx: ServiceContext, input: { key: string; name
   return after;
 }
 
+/** Roles as set-up records: changed under the authority lock, then the row's. */
+const roles: SetupFamily<RoleRecord, RoleView, { name?: string; permissions?: string[] }> = {
+  entity: 'roles',
+  what: 'role',
+  lock: async (ctx, id) => {
+    await lockAuthority(ctx);
+    return findRole(ctx.db, { organizationId: ctx.org.id, id, forUpdate: true });
+  },
+  write: (ctx, current, set) => updateRoleRow(ctx.db, { organizationId: ctx.org.id, id: current.id, set }),
+  view: (_ctx, row) => roleView(row),
+  // Roles are deleted, never deactivated.
+  inactive: () => undefined,
+};
+
 /** organization.roles.update: a role's name or permissions (If-Match). */
-export async function updateRole(
-  ctx: ServiceContext,
-  input: { id: string; name?: string; permissions?: string[]; expected_revision: number },
-): Promise<RoleView> {
+export async function updateRole(ctx: ServiceContext, input: RecordChange & { name?: string; permissions?: string[] }): Promise<RoleView> {
   const r = new Refusals();
   if (input.name !== undefined) checkRoleName(r, input.name);
   if (input.permissions !== undefined) checkPermissions(r, input.permissions);
   r.throwIfAny();
-  await lockAuthority(ctx);
-  const role = await lockRole(ctx, input.id, input.expected_revision);
-  requireOwnerRoleManager(ctx, carriesOwnerPower(role.permissions) || carriesOwnerPower(input.permissions ?? []), 'The role');
-  if (input.permissions !== undefined) await refuseLockout(ctx, { role: { id: role.id, permissions: input.permissions } });
-  const before = roleView(role);
-  const updated = await updateRoleRow(ctx.db, {
-    organizationId: ctx.org.id,
-    id: role.id,
-    set: { ...(input.name !== undefined ? { name: input.name.trim() } : {}), ...(input.permissions !== undefined ? { permissions: [...input.permissions] } : {}) },
+  return changeRecord(ctx, roles, input, async (role) => {
+    requireOwnerRoleManager(ctx, carriesOwnerPower(role.permissions) || carriesOwnerPower(input.permissions ?? []), 'The role');
+    // The same permissions in another order are no change.
+    const permissions = input.permissions && ([...input.permissions].sort().join() === [...role.permissions].sort().join() ? undefined : [...input.permissions]);
+    if (permissions !== undefined) await refuseLockout(ctx, { role: { id: role.id, permissions } });
+    return { name: input.name?.trim(), permissions };
   });
-  if (!updated) throw new AppError('internal');
-  const after = roleView(updated);
-  await recordSettingsChange(ctx, { entity: 'roles', record_id: role.id, action: 'update', before, after });
-  return after;
 }
 
 /** organization.roles.delete (If-Match): a custom role nobody holds any more. */

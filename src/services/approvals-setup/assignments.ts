@@ -5,18 +5,22 @@
  */
 import * as q from '../../db/queries/approvals';
 import { findMemberRef } from '../../db/queries/people';
-import { findAnalyticAccountsByIds } from '../../db/queries/reference-data';
+import { findAnalyticAccountsByIds } from '../../db/queries/analytic-accounts';
 import { Dec, formatAmount } from '../../lib/money';
 import { amountInCurrency, datedPeriod, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { checkRevision } from '../revision';
-import { recordSettingsChange } from '../settings/history';
 import { refreshOpenSignoffs } from '../workflow/approvals/claim-step';
-import type { PageInput } from '../settings/page';
-import { conflict, notFound, written } from '../settings/records';
-import { keysetPage } from '../settings/rules';
+import { keysetPage, type PageInput } from '../settings/page';
+import { changeRecord, conflict, createdRecord, deactivateRecord, type RecordChange, type SetupFamily } from '../settings/setup';
 
-const ENTITY = 'approverAssignments';
+const assignments: SetupFamily<q.ApproverAssignmentRow, AssignmentAnswer> = {
+  entity: 'approverAssignments',
+  what: 'approver assignment',
+  lock: (ctx, id) => q.findAssignment(ctx.db, { organizationId: ctx.org.id, id, forUpdate: true }),
+  write: (ctx, current, set) => q.updateAssignmentRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, set),
+  view: (ctx, row) => assignmentView(ctx, row),
+  inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+};
 
 export function assignmentView(ctx: ServiceContext, a: q.ApproverAssignmentRow) {
   const base = ctx.org.baseCurrency;
@@ -78,67 +82,50 @@ export async function createAssignment(ctx: ServiceContext, input: CreateAssignm
   const max = input.max_amount ?? null;
   checkBand(ctx, r, min, max);
   r.throwIfAny();
-  const row = written(
-    await q.insertAssignmentRow(ctx.db, {
-      ...org,
-      analyticAccountId: input.analytic_account_id,
-      memberId: input.member_id,
-      validFrom: input.valid_from,
-      validTo: input.valid_to ?? null,
-      minAmount: min,
-      maxAmount: max,
-    }),
-  );
-  const after = assignmentView(ctx, row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', after });
+  const row = await q.insertAssignmentRow(ctx.db, {
+    ...org,
+    analyticAccountId: input.analytic_account_id,
+    memberId: input.member_id,
+    validFrom: input.valid_from,
+    validTo: input.valid_to ?? null,
+    minAmount: min,
+    maxAmount: max,
+  });
+  const after = await createdRecord(ctx, assignments, row);
   await refreshOpenSignoffs(ctx);
   return after;
 }
 
-export interface UpdateAssignmentInput {
-  id: string;
-  expected_revision: number;
+export interface UpdateAssignmentInput extends RecordChange {
   valid_from?: string;
   valid_to?: string | null;
   min_amount?: string;
   max_amount?: string | null;
 }
 
-async function locked(ctx: ServiceContext, id: string, expected: number) {
-  const current = await q.findAssignment(ctx.db, { organizationId: ctx.org.id, id, forUpdate: true });
-  if (!current) throw notFound('approver assignment');
-  checkRevision(current.revision, expected);
-  if (!current.active) throw conflict('/id', 'is inactive', 'An inactive approver assignment is kept as it was; create a new one instead');
-  return current;
-}
+/** An amount as stored, or undefined when the one sent reads the same ("100" for 100.00). */
+const changedAmount = (sent: string | null, stored: string | null) =>
+  sent === null || stored === null ? (sent === stored ? undefined : sent) : new Dec(sent).eq(stored) ? undefined : sent;
 
 export async function updateAssignment(ctx: ServiceContext, input: UpdateAssignmentInput): Promise<AssignmentAnswer> {
-  const current = await locked(ctx, input.id, input.expected_revision);
-  const r = new Refusals();
-  const from = input.valid_from ?? current.validFrom;
-  const to = input.valid_to === undefined ? current.validTo : input.valid_to;
-  datedPeriod(r, from, to);
-  const min = input.min_amount ?? new Dec(current.minAmount).toFixed();
-  const max = input.max_amount === undefined ? (current.maxAmount === null ? null : new Dec(current.maxAmount).toFixed()) : input.max_amount;
-  checkBand(ctx, r, min, max);
-  r.throwIfAny();
-  const row = written(await q.updateAssignmentRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { validFrom: from, validTo: to, minAmount: min, maxAmount: max }));
-  const before = assignmentView(ctx, current);
-  const after = assignmentView(ctx, row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before, after });
+  const answer = await changeRecord(ctx, assignments, input, (current) => {
+    if (!current.active) throw conflict('/id', 'is inactive', 'An inactive approver assignment is kept as it was; create a new one instead');
+    const r = new Refusals();
+    const from = input.valid_from ?? current.validFrom;
+    const to = input.valid_to === undefined ? current.validTo : input.valid_to;
+    datedPeriod(r, from, to);
+    const min = input.min_amount ?? new Dec(current.minAmount).toFixed();
+    const max = input.max_amount === undefined ? (current.maxAmount === null ? null : new Dec(current.maxAmount).toFixed()) : input.max_amount;
+    checkBand(ctx, r, min, max);
+    r.throwIfAny();
+    return { validFrom: from, validTo: to, minAmount: changedAmount(min, current.minAmount) ?? undefined, maxAmount: changedAmount(max, current.maxAmount) };
+  });
   await refreshOpenSignoffs(ctx);
-  return after;
+  return answer;
 }
 
-export async function deactivateAssignment(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<AssignmentAnswer> {
-  const current = await q.findAssignment(ctx.db, { organizationId: ctx.org.id, id: input.id, forUpdate: true });
-  if (!current) throw notFound('approver assignment');
-  checkRevision(current.revision, input.expected_revision);
-  if (!current.active) throw conflict('/id', 'is already inactive', 'The approver assignment is already inactive');
-  const row = written(await q.updateAssignmentRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { active: false }));
-  const before = assignmentView(ctx, current);
-  const after = assignmentView(ctx, row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
+export async function deactivateAssignment(ctx: ServiceContext, input: RecordChange): Promise<AssignmentAnswer> {
+  const answer = await deactivateRecord(ctx, assignments, input, () => ({ active: false }));
   await refreshOpenSignoffs(ctx);
-  return after;
+  return answer;
 }

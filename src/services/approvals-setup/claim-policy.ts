@@ -1,5 +1,5 @@
 /**
- * settings.claimPolicy: the organization's claim rules (DESIGN section 17), one record. Without a
+ * settings.claimPolicy: the organization's claim rules (docs/design.md §17), one record. Without a
  * row it answers the defaults at revision 1; the first update (If-Match "1") writes the row at
  * revision 2. Changes are serialized per organization and kept in the settings history.
  */
@@ -10,7 +10,7 @@ import { rateInRange, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { checkRevision } from '../revision';
 import { recordSettingsChange } from '../settings/history';
-import { written } from '../settings/records';
+import { leavesUnchanged, written } from '../settings/setup';
 
 const ENTITY = 'claimPolicy';
 
@@ -72,6 +72,15 @@ export async function updateClaimPolicy(ctx: ServiceContext, input: UpdateClaimP
   const before = claimPolicyView(current);
   checkRevision(before.revision, input.expected_revision);
   r.throwIfAny();
+  const sent = {
+    escalation_working_days: input.escalation_working_days,
+    escalation_max_hops: input.escalation_max_hops,
+    weekend_days: input.weekend_days === undefined || input.weekend_days === null ? input.weekend_days : [...input.weekend_days].sort(),
+    sole_owner_exception: input.sole_owner_exception,
+    payout_tolerance_percent: input.payout_tolerance_percent,
+  };
+  // A change that changes nothing writes nothing and records no history.
+  if (leavesUnchanged(before, sent)) return before;
   const row = written(
     await upsertClaimPolicy(ctx.db, {
       organizationId: ctx.org.id,

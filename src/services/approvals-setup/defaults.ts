@@ -1,5 +1,5 @@
 /**
- * The approval grants every organization starts with (DESIGN section 17): `Line manager` (superior,
+ * The approval grants every organization starts with (docs/design.md §17): `Line manager` (superior,
  * review, to the root, no bands) and `Project approvers` (account_approver, finance, every axis, no
  * bands). Written by the new-organization hook with the default chart of accounts; organizations
  * created before get the same two rows from drizzle/*_approval-grant-defaults.sql.

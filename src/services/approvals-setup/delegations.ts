@@ -1,5 +1,5 @@
 /**
- * Delegations (settings.delegations and me.delegations, DESIGN section 17): a member lends their
+ * Delegations (settings.delegations and me.delegations, docs/design.md §17): a member lends their
  * approval authority to another active member for a dated period (both ends inclusive, at most
  * DELEGATION_MAX_DAYS), all of it or one grant's, axis's or analytic account's. Two active
  * delegations of the same delegator for the same scope and target never overlap (409); changes of one
@@ -8,15 +8,13 @@
 import { lockSetupScope } from '../../db/queries/keyset';
 import * as q from '../../db/queries/approvals';
 import { findMemberRef } from '../../db/queries/people';
-import { findAnalyticAccountsByIds, findAnalyticAxis } from '../../db/queries/reference-data';
+import { findAnalyticAccountsByIds } from '../../db/queries/analytic-accounts';
+import { findAnalyticAxis } from '../../db/queries/analytic-axes';
 import { DELEGATION_MAX_DAYS, type DelegationScope } from '../../domain/approvals';
 import { datedPeriod, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { checkRevision } from '../revision';
-import { recordSettingsChange } from '../settings/history';
-import type { PageInput } from '../settings/page';
-import { conflict, notFound, visibleText, written } from '../settings/records';
-import { keysetPage } from '../settings/rules';
+import { keysetPage, type PageInput } from '../settings/page';
+import { changeRecord, conflict, createdRecord, deactivateRecord, visibleText, type RecordChange, type SetupFamily } from '../settings/setup';
 
 const ENTITY = 'delegations';
 const TARGETS = { grant: 'grant_id', axis: 'axis_id', analytic_account: 'analytic_account_id' } as const;
@@ -133,7 +131,9 @@ export async function createDelegation(ctx: ServiceContext, input: CreateDelegat
   const targetId = await checkScope(ctx, r, input, scope);
   r.throwIfAny();
   await checkNoOverlap(ctx, { delegatorMemberId: input.delegator_member_id, scope, targetId, from: input.valid_from, to: input.valid_to });
-  const row = written(
+  return createdRecord(
+    ctx,
+    delegationsOf(),
     await q.insertDelegationRow(ctx.db, {
       organizationId: ctx.org.id,
       delegatorMemberId: input.delegator_member_id,
@@ -147,55 +147,51 @@ export async function createDelegation(ctx: ServiceContext, input: CreateDelegat
       reason: reason ?? null,
     }),
   );
-  const after = delegationView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', after });
-  return after;
 }
 
-export interface UpdateDelegationInput {
-  id: string;
-  expected_revision: number;
+/**
+ * Delegations as set-up records, locked per delegator (their periods are checked one request at a
+ * time); `onlyDelegator` (me.delegations) makes anybody else's 404.
+ */
+function delegationsOf(onlyDelegator?: string): SetupFamily<q.DelegationRecord, DelegationAnswer> {
+  return {
+    entity: ENTITY,
+    what: 'delegation',
+    lock: async (ctx, id) => {
+      const found = await q.findDelegation(ctx.db, { organizationId: ctx.org.id, id });
+      if (!found || (onlyDelegator && found.delegatorMemberId !== onlyDelegator)) return undefined;
+      await lockSetupScope(ctx.db, ctx.org.id, `delegations:${found.delegatorMemberId}`);
+      return q.findDelegation(ctx.db, { organizationId: ctx.org.id, id, forUpdate: true });
+    },
+    write: (ctx, current, set) => q.updateDelegationRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, set),
+    view: (_ctx, row) => delegationView(row),
+    inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+  };
+}
+
+export interface UpdateDelegationInput extends RecordChange {
   valid_from?: string;
   valid_to?: string;
   reason?: string | null;
 }
 
-/** The delegation locked for a change; `onlyDelegator` (me.delegations) makes anybody else's 404. */
-async function locked(ctx: ServiceContext, id: string, expected: number, onlyDelegator?: string) {
-  const found = await q.findDelegation(ctx.db, { organizationId: ctx.org.id, id });
-  if (!found || (onlyDelegator && found.delegatorMemberId !== onlyDelegator)) throw notFound('delegation');
-  await lockSetupScope(ctx.db, ctx.org.id, `delegations:${found.delegatorMemberId}`);
-  const current = written(await q.findDelegation(ctx.db, { organizationId: ctx.org.id, id, forUpdate: true }));
-  checkRevision(current.revision, expected);
-  return current;
-}
-
 export async function updateDelegation(ctx: ServiceContext, input: UpdateDelegationInput): Promise<DelegationAnswer> {
   const r = new Refusals();
   const reason = input.reason === null ? null : visibleText(r, input.reason, '/reason', 500);
-  const current = await locked(ctx, input.id, input.expected_revision);
-  if (!current.active) throw conflict('/id', 'is inactive', 'An inactive delegation is kept as it was; create a new one instead');
-  const from = input.valid_from ?? current.validFrom;
-  const to = input.valid_to ?? current.validTo;
-  checkPeriod(r, from, to);
-  r.throwIfAny();
-  const targetId = current.grantId ?? current.axisId ?? current.analyticAccountId;
-  await checkNoOverlap(ctx, { delegatorMemberId: current.delegatorMemberId, scope: current.scope, targetId, from, to, exceptId: current.id });
-  const row = written(await q.updateDelegationRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { validFrom: from, validTo: to, reason }));
-  const before = delegationView(current);
-  const after = delegationView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before, after });
-  return after;
+  return changeRecord(ctx, delegationsOf(), input, async (current) => {
+    if (!current.active) throw conflict('/id', 'is inactive', 'An inactive delegation is kept as it was; create a new one instead');
+    const from = input.valid_from ?? current.validFrom;
+    const to = input.valid_to ?? current.validTo;
+    checkPeriod(r, from, to);
+    r.throwIfAny();
+    const targetId = current.grantId ?? current.axisId ?? current.analyticAccountId;
+    await checkNoOverlap(ctx, { delegatorMemberId: current.delegatorMemberId, scope: current.scope, targetId, from, to, exceptId: current.id });
+    return { validFrom: from, validTo: to, reason };
+  });
 }
 
-export async function deactivateDelegation(ctx: ServiceContext, input: { id: string; expected_revision: number }, onlyDelegator?: string): Promise<DelegationAnswer> {
-  const current = await locked(ctx, input.id, input.expected_revision, onlyDelegator);
-  if (!current.active) throw conflict('/id', 'is already inactive', 'The delegation is already inactive');
-  const row = written(await q.updateDelegationRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { active: false }));
-  const before = delegationView(current);
-  const after = delegationView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
-  return after;
+export async function deactivateDelegation(ctx: ServiceContext, input: RecordChange, onlyDelegator?: string): Promise<DelegationAnswer> {
+  return deactivateRecord(ctx, delegationsOf(onlyDelegator), input, () => ({ active: false }));
 }
 
 // me.delegations: the caller as delegator --------------------------------------------------------

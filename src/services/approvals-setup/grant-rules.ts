@@ -1,5 +1,5 @@
 /**
- * The rules of an approval grant (DESIGN section 17) checked on create, update and reactivation:
+ * The rules of an approval grant (docs/design.md §17) checked on create, update and reactivation:
  * which fields fit which kind, references (axis, holder, fallback without a cycle), bands, and the
  * primary-grant rule the engine relies on (at most one active superior grant; one active
  * account_approver grant per axis, null meaning every axis; one active default finance grant per axis).
@@ -7,12 +7,12 @@
 import type { ApprovalBand } from '../../db/schema';
 import { findOtherActiveGrants, findGrant, type ApprovalGrantRow } from '../../db/queries/approvals';
 import { findMemberRef, findPosition } from '../../db/queries/people';
-import { findAnalyticAxis } from '../../db/queries/reference-data';
+import { findAnalyticAxis } from '../../db/queries/analytic-axes';
 import type { ApprovalGrantKind, ApprovalStep } from '../../domain/approvals';
 import { formatAmount, Dec } from '../../lib/money';
 import { amountInCurrency, type Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { conflict } from '../settings/records';
+import { conflict } from '../settings/setup';
 
 export const MAX_BANDS = 20;
 export const MAX_LEVELS_LIMIT = 20;

@@ -1,5 +1,5 @@
 /**
- * settings.approvalGrants: where approval authority comes from (DESIGN section 17). `kind` and `step`
+ * settings.approvalGrants: where approval authority comes from (docs/design.md §17). `kind` and `step`
  * are fixed at creation (update does not take them: 400 unknown field). Changes are serialized per
  * organization (the primary-grant and fallback rules read the other grants) and per record (row lock).
  * Deactivating a grant another active grant falls back to is 409; `update` with `active: true` reactivates.
@@ -9,12 +9,9 @@ import * as q from '../../db/queries/approvals';
 import type { ApprovalGrantKind, ApprovalStep } from '../../domain/approvals';
 import { Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { checkRevision } from '../revision';
-import { recordSettingsChange } from '../settings/history';
 import { refreshOpenSignoffs } from '../workflow/approvals/claim-step';
-import type { PageInput } from '../settings/page';
-import { conflict, notFound, visibleText, written } from '../settings/records';
-import { keysetPage } from '../settings/rules';
+import { keysetPage, type PageInput } from '../settings/page';
+import { changeRecord, conflict, createdRecord, deactivateRecord, visibleText, type RecordChange, type SetupFamily } from '../settings/setup';
 import { checkBands, checkGrantShape, checkPrimary, type BandInput, type GrantShape } from './grant-rules';
 
 const ENTITY = 'approvalGrants';
@@ -52,6 +49,19 @@ export async function listGrants(ctx: ServiceContext, input: PageInput & { inclu
   );
 }
 
+/** Changes are serialized per organization (the primary-grant and fallback rules read the other grants), then per row. */
+const grants: SetupFamily<q.ApprovalGrantRow, GrantAnswer> = {
+  entity: ENTITY,
+  what: 'approval grant',
+  lock: async (ctx, id) => {
+    await lockSetupScope(ctx.db, ctx.org.id, SCOPE);
+    return q.findGrant(ctx.db, { organizationId: ctx.org.id, id, forUpdate: true });
+  },
+  write: (ctx, current, set) => q.updateGrantRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, set),
+  view: (_ctx, row) => grantView(row),
+  inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+};
+
 interface GrantFields {
   name?: string;
   axis_id?: string | null;
@@ -86,24 +96,13 @@ export async function createGrant(ctx: ServiceContext, input: CreateGrantInput):
   r.throwIfAny();
   await checkPrimary(ctx, shape);
   const [row] = await q.insertGrants(ctx.db, [{ organizationId: ctx.org.id, name, ...shape, bands: bands ?? [] }]);
-  const after = grantView(written(row));
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: after.id, action: 'create', after });
+  const after = await createdRecord(ctx, grants, row);
   await refreshOpenSignoffs(ctx);
   return after;
 }
 
-export interface UpdateGrantInput extends GrantFields {
-  id: string;
-  expected_revision: number;
+export interface UpdateGrantInput extends GrantFields, RecordChange {
   active?: boolean;
-}
-
-async function lockedGrant(ctx: ServiceContext, id: string, expected: number): Promise<q.ApprovalGrantRow> {
-  await lockSetupScope(ctx.db, ctx.org.id, SCOPE);
-  const current = await q.findGrant(ctx.db, { organizationId: ctx.org.id, id, forUpdate: true });
-  if (!current) throw notFound('approval grant');
-  checkRevision(current.revision, expected);
-  return current;
 }
 
 /** 409 while an active grant names this one as its fallback. */
@@ -118,46 +117,44 @@ async function checkNotAFallback(ctx: ServiceContext, current: q.ApprovalGrantRo
 export async function updateGrant(ctx: ServiceContext, input: UpdateGrantInput): Promise<GrantAnswer> {
   const r = new Refusals();
   const name = visibleText(r, input.name, '/name', 200);
-  const current = await lockedGrant(ctx, input.id, input.expected_revision);
   if (input.active === false) {
     r.throwIfAny();
-    return deactivate(ctx, current);
+    return deactivateGrant(ctx, input);
   }
-  if (!current.active && input.active !== true) throw conflict('/id', 'is inactive', 'An inactive grant is kept as it was; reactivate it with active: true');
-  const shape: GrantShape = {
-    id: current.id,
-    kind: current.kind,
-    step: current.step,
-    axisId: input.axis_id === undefined ? current.axisId : input.axis_id,
-    holderPositionId: input.holder_position_id === undefined ? current.holderPositionId : input.holder_position_id,
-    holderMemberId: input.holder_member_id === undefined ? current.holderMemberId : input.holder_member_id,
-    maxLevels: input.max_levels === undefined ? current.maxLevels : input.max_levels,
-    fallbackGrantId: input.fallback_grant_id === undefined ? current.fallbackGrantId : input.fallback_grant_id,
-  };
-  await checkGrantShape(ctx, r, shape);
-  const bands = checkBands(ctx, r, current.kind, input.bands);
-  r.throwIfAny();
-  await checkPrimary(ctx, shape);
-  const { id: _id, kind: _k, step: _s, ...set } = shape;
-  const row = written(await q.updateGrantRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...set, name, bands, active: true }));
-  const before = grantView(current);
-  const after = grantView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: current.active ? 'update' : 'reactivate', before, after });
+  const answer = await changeRecord(
+    ctx,
+    grants,
+    input,
+    async (current) => {
+      if (!current.active && input.active !== true) throw conflict('/id', 'is inactive', 'An inactive grant is kept as it was; reactivate it with active: true');
+      const shape: GrantShape = {
+        id: current.id,
+        kind: current.kind,
+        step: current.step,
+        axisId: input.axis_id === undefined ? current.axisId : input.axis_id,
+        holderPositionId: input.holder_position_id === undefined ? current.holderPositionId : input.holder_position_id,
+        holderMemberId: input.holder_member_id === undefined ? current.holderMemberId : input.holder_member_id,
+        maxLevels: input.max_levels === undefined ? current.maxLevels : input.max_levels,
+        fallbackGrantId: input.fallback_grant_id === undefined ? current.fallbackGrantId : input.fallback_grant_id,
+      };
+      await checkGrantShape(ctx, r, shape);
+      const bands = checkBands(ctx, r, current.kind, input.bands);
+      r.throwIfAny();
+      await checkPrimary(ctx, shape);
+      const { id: _id, kind: _k, step: _s, ...set } = shape;
+      return { ...set, name, bands, active: true };
+    },
+    (current) => (current.active ? 'update' : 'reactivate'),
+  );
   await refreshOpenSignoffs(ctx);
-  return after;
+  return answer;
 }
 
-async function deactivate(ctx: ServiceContext, current: q.ApprovalGrantRow): Promise<GrantAnswer> {
-  if (!current.active) throw conflict('/id', 'is already inactive', 'The grant is already inactive');
-  await checkNotAFallback(ctx, current);
-  const row = written(await q.updateGrantRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { active: false }));
-  const before = grantView(current);
-  const after = grantView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
+export async function deactivateGrant(ctx: ServiceContext, input: RecordChange): Promise<GrantAnswer> {
+  const answer = await deactivateRecord(ctx, grants, input, async (current) => {
+    await checkNotAFallback(ctx, current);
+    return { active: false };
+  });
   await refreshOpenSignoffs(ctx);
-  return after;
-}
-
-export async function deactivateGrant(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<GrantAnswer> {
-  return deactivate(ctx, await lockedGrant(ctx, input.id, input.expected_revision));
+  return answer;
 }

@@ -2,8 +2,8 @@
  * The file types an upload may be, recognised by their first bytes (magic numbers). Pure; it never
  * trusts the declared media type or the file name alone.
  */
-export const ALLOWED_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/tiff', 'application/xml'] as const;
-export type AllowedType = (typeof ALLOWED_TYPES)[number];
+import { ALLOWED_TYPES, type AllowedType } from '../../domain/documents';
+export { ALLOWED_TYPES, type AllowedType };
 
 /** Declared media types that name the same thing as a canonical one. */
 const ALIASES: Record<string, AllowedType> = {

@@ -1,5 +1,5 @@
 /**
- * Reading an uploaded document (GET /v1/documents/{id} and its /content, DESIGN section 12): its
+ * Reading an uploaded document (GET /v1/documents/{id} and its /content, docs/design.md §12): its
  * metadata and its bytes. Read only. The one rule of who may read a document lives here: its
  * uploader, and whoever may read the record it is bound to (a receivables document: the permission
  * receivables.invoice.read; a claim line or settlement: the claim read rule of queries/claims.ts).
@@ -7,15 +7,14 @@
  */
 import { isClaimOfRecordReadable } from '../../db/queries/claims';
 import { findFile, findFileContent } from '../../db/queries/files';
-import { AppError } from '../../lib/errors';
-import type { UploadedDocument } from '../../routers/documents/schemas';
+import { notFound } from '../../lib/errors';
+import type { UploadedDocument } from '../../contract/documents';
 import { hasPermission } from '../access/principal';
 import type { ServiceContext } from '../context';
 import { claimReader } from '../expenses/read-claim';
 
 type FileRow = NonNullable<Awaited<ReturnType<typeof findFile>>>;
 
-const notFound = () => new AppError('not_found', { detail: 'No such document in this organization' });
 
 async function mayRead(ctx: ServiceContext, file: FileRow): Promise<boolean> {
   const { principal } = ctx;
@@ -23,7 +22,7 @@ async function mayRead(ctx: ServiceContext, file: FileRow): Promise<boolean> {
   if (!file.recordType || !file.recordId) return false;
   if (file.recordType === 'receivable_document') return hasPermission(principal, 'receivables.invoice.read');
   return isClaimOfRecordReadable(ctx.db, {
-    organizationId: principal.organizationId,
+    organizationId: ctx.org.id,
     recordType: file.recordType,
     recordId: file.recordId,
     reader: claimReader(ctx),
@@ -32,8 +31,8 @@ async function mayRead(ctx: ServiceContext, file: FileRow): Promise<boolean> {
 
 /** The file when it exists in the organization and the caller may read it; 404 otherwise. */
 async function readableFile(ctx: ServiceContext, id: string): Promise<FileRow> {
-  const file = await findFile(ctx.db, { organizationId: ctx.principal.organizationId, id });
-  if (!file || !(await mayRead(ctx, file))) throw notFound();
+  const file = await findFile(ctx.db, { organizationId: ctx.org.id, id });
+  if (!file || !(await mayRead(ctx, file))) throw notFound('document');
   return file;
 }
 
@@ -59,7 +58,7 @@ export interface DocumentContent {
 /** The bytes, with what the answer's headers need. */
 export async function getDocumentContent(ctx: ServiceContext, input: { id: string }): Promise<DocumentContent> {
   const file = await readableFile(ctx, input.id);
-  const content = await findFileContent(ctx.db, { organizationId: ctx.principal.organizationId, id: file.id });
-  if (!content) throw notFound();
+  const content = await findFileContent(ctx.db, { organizationId: ctx.org.id, id: file.id });
+  if (!content) throw notFound('document');
   return { filename: file.filename, content_type: file.contentType, content };
 }

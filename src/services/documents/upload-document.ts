@@ -6,7 +6,7 @@
 import { insertFile, lockFileStorage } from '../../db/queries/files';
 import { sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
-import type { UploadedDocument } from '../../routers/documents/schemas';
+import type { UploadedDocument } from '../../contract/documents';
 import type { ServiceContext } from '../context';
 import { ALLOWED_TYPES, canonicalType, detectType } from './file-types';
 import { checkXmlOffThread } from './xml-check-thread';
@@ -61,7 +61,7 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadDocumentI
   if (input.quota_bytes !== undefined) {
     // Reserved atomically: the organization's uploads are serialized until this transaction ends,
     // so two uploads at once can never both fit into the last free bytes.
-    const used = await lockFileStorage(ctx.db, { organizationId: ctx.principal.organizationId });
+    const used = await lockFileStorage(ctx.db, { organizationId: ctx.org.id });
     if (used + input.content.length > input.quota_bytes) {
       throw new AppError('storage_quota_exceeded', {
         detail:
@@ -73,7 +73,7 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadDocumentI
   }
   const filename = (input.filename || 'upload').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_FILENAME) || 'upload';
   const row = await insertFile(ctx.db, {
-    organizationId: ctx.principal.organizationId,
+    organizationId: ctx.org.id,
     filename,
     contentType: detected,
     size: input.content.length,

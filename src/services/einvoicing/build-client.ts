@@ -17,14 +17,21 @@ export interface MyinvoisDeps {
   /** Per-request time limit (30 s by default). */
   timeoutMs?: number;
   tokens?: TokenCache;
+  /**
+   * The operator's own MyInvois intermediary system (MYINVOIS_INTERMEDIARY_CLIENT_ID and _SECRET):
+   * what an organization in intermediary mode logs in with, on behalf of its TIN. Absent: not configured.
+   */
+  intermediary?: { clientId: string; clientSecret: string } | undefined;
 }
 
-export function buildClient(organizationId: string, creds: { apiBaseUrl: string; clientId: string; clientSecret: string }, deps: Omit<MyinvoisDeps, 'key'>, now: () => Date): MyInvoisClient {
+/** `creds.onBehalfOf`: the represented taxpayer's TIN, when logging in as an intermediary (the `onbehalfof` header). */
+export function buildClient(organizationId: string, creds: { apiBaseUrl: string; clientId: string; clientSecret: string; onBehalfOf?: string }, deps: Omit<MyinvoisDeps, 'key'>, now: () => Date): MyInvoisClient {
   return new MyInvoisClient({
     tenant: organizationId,
     apiBaseUrl: creds.apiBaseUrl,
     clientId: creds.clientId,
     clientSecret: creds.clientSecret,
+    ...(creds.onBehalfOf ? { onBehalfOf: creds.onBehalfOf } : {}),
     outbound: deps.outbound,
     now,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
@@ -48,4 +55,11 @@ export function outboundOf(deps: { outbound?: OutboundPolicy | undefined; config
     fromConfig.set(deps.config, policy);
   }
   return policy;
+}
+
+/** The operator's intermediary credentials from the configuration, when both are set. */
+export function intermediaryOf(config: Pick<Config, 'MYINVOIS_INTERMEDIARY_CLIENT_ID' | 'MYINVOIS_INTERMEDIARY_CLIENT_SECRET'>): MyinvoisDeps['intermediary'] {
+  const clientId = config.MYINVOIS_INTERMEDIARY_CLIENT_ID;
+  const clientSecret = config.MYINVOIS_INTERMEDIARY_CLIENT_SECRET;
+  return clientId && clientSecret ? { clientId, clientSecret } : undefined;
 }

@@ -1,6 +1,6 @@
 /**
  * Claim lines backed by a supplier's e-invoice to the company (`document_basis: einvoice_company`,
- * MYINVOIS.md point 7): the organization is the receiver, so it may read the document at LHDN. The
+ * docs/myinvois.md point 7): the organization is the receiver, so it may read the document at LHDN. The
  * check job asks LHDN for it and sets the line's `einvoice_validated_at` (LHDN's validation time)
  * only when the document is a valid invoice or debit note, received by this organization, from the
  * supplier the line names (when it names one), for at least the line's amount. It looks again once
@@ -8,10 +8,10 @@
  * backs the line. `einvoice_employee` documents cannot be read by the employer: never checked.
  * A changed answer bumps the claim's revision (its ETag changes with what it shows).
  */
-import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { bumpClaimRevision } from '../../db/queries/claims';
-import { claimLines, organizations } from '../../db/schema';
+import { findClaimLinesDueForCheck, findOrganizationsWithLineChecksDue, nextClaimLineCheckDue, updateClaimLineCheck, type ClaimLineRow } from '../../db/queries/claim-line-checks';
+import { findOrganization } from '../../db/queries/organizations';
 import { MyInvoisError, type DocumentDetails } from '../../integrations/myinvois/client';
 import { insertJobNoLaterThan } from '../../db/queries/jobs';
 import { RetryAfter } from '../../jobs/errors';
@@ -41,7 +41,7 @@ export async function scheduleClaimLineCheck(
   }
   if (line.documentBasis !== 'einvoice_company' || !line.einvoiceUuid) return { einvoiceCheckDueAt: null, einvoiceCheckedAt: null, einvoiceCheckDetail: null };
   if (previousUuid !== undefined && previousUuid === line.einvoiceUuid) return {};
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   if (!(await findEinvoiceRow(ctx.db, organizationId))?.enabled) {
     return { einvoiceCheckDueAt: null, einvoiceCheckedAt: null, einvoiceCheckDetail: 'E-invoicing is off: the e-invoice is not checked at LHDN' };
   }
@@ -54,7 +54,7 @@ export async function enqueueClaimLineChecks(db: Database, organizationId: strin
   await insertJobNoLaterThan(db, { kind: CHECK_CLAIM_LINES_JOB, organizationId, payload: { organization_id: organizationId }, runAt: now, createdAt: now, dedupeKey: `${CHECK_CLAIM_LINES_JOB}:${organizationId}`, maxAttempts: 1000 });
 }
 
-type LineRow = typeof claimLines.$inferSelect;
+type LineRow = ClaimLineRow;
 
 /** What LHDN's answer says about the line: its validation time when it backs the line, and why. */
 function verdict(line: LineRow, employerTin: string | null, doc: DocumentDetails) {
@@ -73,14 +73,9 @@ function verdict(line: LineRow, employerTin: string | null, doc: DocumentDetails
 export async function checkClaimLinesDue(db: Database, organizationId: string, now: Date, deps: MyinvoisDeps): Promise<{ checked: number; next?: Date }> {
   const conn = await connectionFor(db, organizationId, deps, now);
   if ('missing' in conn) throw new RetryAfter(600, `cannot reach MyInvois: ${conn.missing}`);
-  const [org] = await db.select({ seller: organizations.seller }).from(organizations).where(eq(organizations.id, organizationId));
+  const org = await findOrganization(db, { organizationId });
   const employerTin = org?.seller.tin ?? null;
-  const due = await db
-    .select()
-    .from(claimLines)
-    .where(and(eq(claimLines.organizationId, organizationId), isNotNull(claimLines.einvoiceCheckDueAt), lte(claimLines.einvoiceCheckDueAt, now), eq(claimLines.documentBasis, 'einvoice_company')))
-    .orderBy(asc(claimLines.einvoiceCheckDueAt))
-    .limit(50);
+  const due = await findClaimLinesDueForCheck(db, { organizationId, now, take: 50 });
   for (const line of due) {
     let set: Partial<LineRow>;
     try {
@@ -103,26 +98,15 @@ export async function checkClaimLinesDue(db: Database, organizationId: string, n
     await db.transaction(async (tx) => {
       const changed = (line.einvoiceValidatedAt?.getTime() ?? null) !== (set.einvoiceValidatedAt?.getTime() ?? null);
       // Only if the line still names this document (the claimant may have changed it meanwhile).
-      const rows = await tx
-        .update(claimLines)
-        .set(set)
-        .where(and(eq(claimLines.organizationId, organizationId), eq(claimLines.id, line.id), eq(claimLines.einvoiceUuid, line.einvoiceUuid!)))
-        .returning({ id: claimLines.id });
-      if (rows.length && changed) await bumpClaimRevision(tx, { organizationId, id: line.claimId });
+      const updated = await updateClaimLineCheck(tx, { organizationId, id: line.id, einvoiceUuid: line.einvoiceUuid!, set });
+      if (updated && changed) await bumpClaimRevision(tx, { organizationId, id: line.claimId });
     });
   }
-  const [next] = await db
-    .select({ at: sql<string | null>`min(${claimLines.einvoiceCheckDueAt})` })
-    .from(claimLines)
-    .where(and(eq(claimLines.organizationId, organizationId), eq(claimLines.documentBasis, 'einvoice_company')));
-  return { checked: due.length, ...(next?.at ? { next: new Date(Math.max(new Date(next.at).getTime(), now.getTime())) } : {}) };
+  const next = await nextClaimLineCheckDue(db, { organizationId });
+  return { checked: due.length, ...(next ? { next: new Date(Math.max(new Date(next).getTime(), now.getTime())) } : {}) };
 }
 
 /** The organizations with claim lines due for a check (the MyInvois sweep). */
 export async function organizationsWithLineChecksDue(db: Database, now: Date): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ organizationId: claimLines.organizationId })
-    .from(claimLines)
-    .where(and(isNotNull(claimLines.einvoiceCheckDueAt), lte(claimLines.einvoiceCheckDueAt, now), sql`${claimLines.documentBasis} = 'einvoice_company'`));
-  return rows.map((r) => r.organizationId);
+  return findOrganizationsWithLineChecksDue(db, { now });
 }

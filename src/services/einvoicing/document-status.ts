@@ -1,5 +1,5 @@
 /**
- * A receivables document's e-invoice status (MYINVOIS.md point 8): its current e-invoice row (the
+ * A receivables document's e-invoice status (docs/myinvois.md point 8): its current e-invoice row (the
  * live one, else the last invalid one) as LHDN last answered, the errors LHDN gave, the preflight of
  * a draft, the document exactly as it was sent, and how the e-invoice job it waits on is faring.
  */
@@ -54,7 +54,7 @@ export const LAST_ERROR_SHOWN = 500;
 async function jobFacts(ctx: ServiceContext, row: EinvoiceRow | undefined): Promise<Pick<EinvoiceStatus, 'last_error' | 'attempts' | 'next_attempt_at'>> {
   // One job per kind (its pending one, else its latest); of a sending row's two, the failing one.
   const candidates = [];
-  for (const kind of jobKindsOf(row)) candidates.push(await findOrganizationJob(ctx.db, { organizationId: ctx.principal.organizationId, kinds: [kind] }));
+  for (const kind of jobKindsOf(row)) candidates.push(await findOrganizationJob(ctx.db, { organizationId: ctx.org.id, kinds: [kind] }));
   const job = candidates.find((j) => j?.state === 'failed' || j?.state === 'dead') ?? candidates.find((j) => j && j.state !== 'done');
   if (!job) return { last_error: null, attempts: 0, next_attempt_at: null };
   const failing = job.state === 'failed' || job.state === 'dead' || (job.state === 'running' && job.attempts > 1);
@@ -102,7 +102,7 @@ export function einvoiceFacts(row: EinvoiceRow | undefined, portalBaseUrl: strin
 }
 
 export async function readEinvoiceStatus(ctx: ServiceContext, input: { id: string }): Promise<EinvoiceStatus> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const doc = await findDocumentRow(ctx.db, { organizationId, id: input.id });
   if (!doc) throw new AppError('not_found', { detail: 'No such receivables document in this organization' });
   const [row, settings] = [await findCurrentEinvoice(ctx.db, { organizationId, documentId: doc.id }), einvoiceView(await findEinvoiceRow(ctx.db, organizationId))];

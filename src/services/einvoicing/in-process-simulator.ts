@@ -1,16 +1,15 @@
 /**
- * The MyInvois simulator inside the server process (npm start on the embedded database, MYINVOIS.md
- * "The MyInvois simulator"): listens on MYINVOIS_SIMULATOR_PORT (another free port when that one is
+ * The MyInvois simulator inside the server process (npm start on the embedded database, docs/myinvois.md
+ * "The simulator"): listens on MYINVOIS_SIMULATOR_PORT (another free port when that one is
  * taken), knows again, at every start, the ERP clients and taxpayers of the organizations whose
  * settings point at it (it keeps nothing between runs), and gives the demo seed its `settle` step.
  * The simulator holds no real secret; production configurations turn it off. Its own address is
  * allowed by the service (`outbound`: the given policy plus this origin), never by the operator's
  * OUTBOUND_ALLOWED_NETWORKS.
  */
-import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client';
-import { customers, einvoicingSettings, organizations } from '../../db/schema';
+import { findCustomersWithTin, findSimulatorOrganizations, updateEinvoicingUrls } from '../../db/queries/einvoicing-settings';
 import { createSimulator, type Simulator } from '../../integrations/myinvois/simulator';
 import { trustingOrigin, type OutboundPolicy } from '../../integrations/outbound';
 import { open } from '../../lib/secret-box';
@@ -43,7 +42,7 @@ export async function startInProcessSimulator(opts: { db: Database; port: number
   const outbound = trustingOrigin(opts.myinvois.outbound, url);
   const myinvois: MyinvoisDeps = { ...opts.myinvois, outbound };
   const { control } = simulator;
-  await reintroduce(opts.db, simulator, url, opts.myinvois.key, opts.log);
+  await reintroduce(opts.db, simulator, url, opts.myinvois, opts.log);
   const demo: DemoEinvoicing = {
     apiBaseUrl: url,
     portalBaseUrl: url,
@@ -63,29 +62,28 @@ export async function startInProcessSimulator(opts: { db: Database; port: number
 
 /**
  * Registers again, with a simulator that has just started, every organization e-invoicing against
- * the simulator environment: its ERP client (secret unsealed), its own TIN and the TINs of its
- * customers with a BRN, and points its settings at this run's address.
+ * the simulator environment: its ERP client (secret unsealed), or, for an organization logging in
+ * through the operator's intermediary system, that system as appointed by its TIN; its own TIN and
+ * the TINs of its customers with a BRN; and points its settings at this run's address.
  */
-async function reintroduce(db: Database, sim: Simulator, url: string, key: Buffer, log: Logger): Promise<void> {
-  const rows = await db
-    .select({ settings: einvoicingSettings, seller: organizations.seller, name: organizations.name })
-    .from(einvoicingSettings)
-    .innerJoin(organizations, eq(organizations.id, einvoicingSettings.organizationId))
-    .where(and(eq(einvoicingSettings.environment, 'simulator'), isNotNull(einvoicingSettings.clientId), isNotNull(einvoicingSettings.clientSecretSealed)));
+async function reintroduce(db: Database, sim: Simulator, url: string, myinvois: MyinvoisDeps, log: Logger): Promise<void> {
+  const rows = await findSimulatorOrganizations(db);
+  const appointedBy: string[] = [];
   for (const { settings, seller, name } of rows) {
     const organizationId = settings.organizationId;
     if (!seller.tin) continue;
-    try {
-      sim.control.registerClient({ clientId: settings.clientId!, clientSecret: open(key, settings.clientSecretSealed!, organizationId), tin: seller.tin });
-    } catch {
-      log.warn({ organizationId }, 'the MyInvois client secret of an organization cannot be opened with this key; its simulator client is not registered');
-      continue;
+    if (settings.login === 'intermediary') {
+      appointedBy.push(seller.tin);
+    } else {
+      try {
+        sim.control.registerClient({ clientId: settings.clientId!, clientSecret: open(myinvois.key, settings.clientSecretSealed!, organizationId), tin: seller.tin });
+      } catch {
+        log.warn({ organizationId }, 'the MyInvois client secret of an organization cannot be opened with this key; its simulator client is not registered');
+        continue;
+      }
     }
     if (seller.registration_no) sim.control.registerTaxpayer({ tin: seller.tin, idType: 'BRN', idValue: seller.registration_no, name: seller.name ?? name });
-    const known = await db
-      .select({ tin: customers.tin, registrationNo: customers.registrationNo, registrationType: customers.registrationType, legalName: customers.legalName })
-      .from(customers)
-      .where(and(eq(customers.organizationId, organizationId), isNotNull(customers.tin)));
+    const known = await findCustomersWithTin(db, { organizationId });
     for (const c of known) {
       if (c.tin && c.registrationNo && c.registrationType === 'brn' && !c.tin.startsWith('EI')) {
         sim.control.registerTaxpayer({ tin: c.tin, idType: 'BRN', idValue: c.registrationNo, name: c.legalName });
@@ -93,7 +91,11 @@ async function reintroduce(db: Database, sim: Simulator, url: string, key: Buffe
     }
     if (settings.urls['simulator']?.api_base_url !== url) {
       const urls = { ...settings.urls, simulator: { api_base_url: url, portal_base_url: url } };
-      await db.update(einvoicingSettings).set({ urls }).where(eq(einvoicingSettings.organizationId, organizationId));
+      await updateEinvoicingUrls(db, { organizationId, urls });
     }
+  }
+  if (myinvois.intermediary) {
+    // The operator's own system: a TIN of its own that no organization uses, acting for those that appointed it.
+    sim.control.registerClient({ clientId: myinvois.intermediary.clientId, clientSecret: myinvois.intermediary.clientSecret, tin: 'C00000000000', onBehalfOf: appointedBy });
   }
 }

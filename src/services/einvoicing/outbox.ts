@@ -1,5 +1,5 @@
 /**
- * The e-invoicing part of a receivables document's decisions (MYINVOIS.md points 4–6), run by the
+ * The e-invoicing part of a receivables document's decisions (docs/myinvois.md points 4–6), run by the
  * transition step's on-enter work under the document's lock: issuing with e-invoicing on writes the
  * outbox row and the submit job in the same transaction and parks the document in the workflow's
  * waiting state (`submitted`); cancelling a validated e-invoice asks LHDN through the cancel job and
@@ -75,7 +75,7 @@ function waitingState(def: WorkflowDefinition, action: string, target: string): 
 
 /** Issuing with e-invoicing on: the outbox row and its job; answers the waiting state to enter. */
 export async function queueSubmission(ctx: ServiceContext, doc: DocumentRow, step: TakenStep, reference: string): Promise<string | undefined> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const settings = await findEinvoiceRow(ctx.db, organizationId);
   if (!settings?.enabled) return undefined;
   const to = waitingState(step.def, 'validate', step.to);
@@ -98,7 +98,7 @@ export async function queueSubmission(ctx: ServiceContext, doc: DocumentRow, ste
  * the document has no valid e-invoice (cancelled here alone, as before e-invoicing).
  */
 export async function queueCancellation(ctx: ServiceContext, doc: DocumentRow, step: TakenStep): Promise<string | undefined> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const live = await lockLiveEinvoice(ctx.db, { organizationId, documentId: doc.id });
   if (!live || live.state !== 'valid') return undefined;
   const to = waitingState(step.def, 'cancel_confirmed', step.to);
@@ -113,7 +113,7 @@ export async function cancelRefusal(ctx: ServiceContext, doc: DocumentRow, einvo
   if (validatedAt && ctx.now.getTime() - validatedAt.getTime() > CANCEL_WINDOW_MS) {
     return `LHDN allows cancelling an e-invoice only within 72 hours of its validation (${validatedAt.toISOString()}); issue a credit note for ${doc.reference ?? 'the document'} instead`;
   }
-  const notes = await validNotesReferring(ctx.db, { organizationId: ctx.principal.organizationId, documentId: doc.id });
+  const notes = await validNotesReferring(ctx.db, { organizationId: ctx.org.id, documentId: doc.id });
   if (notes.length) {
     return `Valid e-invoices refer to ${doc.reference ?? 'the document'} (${notes.map((n) => n.reference).join(', ')}); LHDN refuses to cancel it while they stand: issue a credit note instead`;
   }
@@ -128,7 +128,7 @@ export async function einvoiceCancelFacts(ctx: ServiceContext, doc: DocumentRow,
   if (doc.reference === null) return;
   const cancels = exitsOf(def, doc.state).shown.filter((t) => def.states.find((s) => s.key === t.to)?.semantic === 'cancelled');
   if (!cancels.length) return;
-  const current = await findCurrentEinvoice(ctx.db, { organizationId: ctx.principal.organizationId, documentId: doc.id });
+  const current = await findCurrentEinvoice(ctx.db, { organizationId: ctx.org.id, documentId: doc.id });
   if (!current || current.state !== 'valid') return;
   const why = await cancelRefusal(ctx, doc, current);
   if (!why) return;

@@ -1,5 +1,5 @@
 /**
- * E-invoicing preflight (MYINVOIS.md point 2): a pure function of a draft receivables document, its
+ * E-invoicing preflight (docs/myinvois.md point 2): a pure function of a draft receivables document, its
  * customer and the organization's seller identity answering every reason LHDN MyInvois would refuse
  * the document, each `{pointer, code, detail}` with a stable code per rule. No I/O: the callers read
  * the rows (services/einvoicing/readiness.ts) and pass plain values.
@@ -138,6 +138,18 @@ function linePreflight(push: Push, lines: PreflightLine[]) {
       }
     }
   });
+}
+
+/**
+ * A customer's own part of the preflight: what LHDN would refuse in any document to this buyer
+ * (TIN, registration, phone, address), the same checks a draft's preflight runs on its customer.
+ * Pointers under `/customer`.
+ */
+export function customerPreflight(customer: PreflightCustomer): PreflightProblem[] {
+  const out: PreflightProblem[] = [];
+  const push: Push = (pointer, code, detail) => out.push({ pointer, code, detail });
+  buyerPreflight(push, customer, customer.tin?.trim().toUpperCase() === GENERAL_PUBLIC_TIN);
+  return out;
 }
 
 /** Every reason LHDN would refuse this draft, in a stable order (seller, buyer, lines, document). */

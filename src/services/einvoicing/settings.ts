@@ -1,5 +1,5 @@
 /**
- * settings.einvoicing: the organization's LHDN MyInvois settings (MYINVOIS.md point 1), one record.
+ * settings.einvoicing: the organization's LHDN MyInvois settings (docs/myinvois.md point 1), one record.
  * Without a row it answers the defaults at revision 1. The client secret and the certificate (with
  * its key and passphrase) are sealed under the payout-channel key and never answered: the answer
  * says `client_secret_set` and gives the certificate's public facts. Turning e-invoicing on needs
@@ -9,26 +9,24 @@
  * it again, and the new address must pass the outbound guard (422 at /api_base_url). A seller TIN
  * another organization already e-invoices under is claimed only with credentials MyInvois accepts.
  */
-import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { tinEinvoicedElsewhere } from '../../db/queries/einvoicing-settings';
+import { findEinvoicingSettings, tinEinvoicedElsewhere, upsertEinvoicingSettings, type EinvoicingSettingsRow } from '../../db/queries/einvoicing-settings';
 import { lockSetupScope } from '../../db/queries/keyset';
 import { MyInvoisError } from '../../integrations/myinvois/client';
 import { checkBaseUrl } from '../../integrations/outbound';
 import { AppError } from '../../lib/errors';
-import { einvoicingSettings } from '../../db/schema/einvoicing';
 import { Refusals } from '../../lib/refusals';
 import { open, seal } from '../../lib/secret-box';
 import { isPerson } from '../access/principal';
 import type { ServiceContext } from '../context';
 import { checkRevision } from '../revision';
 import { recordSettingsChange } from '../settings/history';
-import { written } from '../settings/records';
+import { leavesUnchanged, written } from '../settings/setup';
 import { buildClient, type MyinvoisDeps } from './build-client';
 import { checkCertificate, type CertificateUpload } from './certificate';
 import { sellerPreflight } from './preflight';
 
-export type EinvoiceRow = typeof einvoicingSettings.$inferSelect;
+export type EinvoiceRow = EinvoicingSettingsRow;
 export type Environment = EinvoiceRow['environment'];
 
 export const DEFAULT_URLS: Record<Environment, { api_base_url: string; portal_base_url: string }> = {
@@ -37,10 +35,8 @@ export const DEFAULT_URLS: Record<Environment, { api_base_url: string; portal_ba
   production: { api_base_url: 'https://api.myinvois.hasil.gov.my', portal_base_url: 'https://myinvois.hasil.gov.my' },
 };
 
-export async function findEinvoiceRow(db: Database, organizationId: string, forUpdate = false): Promise<EinvoiceRow | undefined> {
-  const base = db.select().from(einvoicingSettings).where(eq(einvoicingSettings.organizationId, organizationId));
-  const [row] = forUpdate ? await base.for('update') : await base;
-  return row;
+export function findEinvoiceRow(db: Database, organizationId: string, forUpdate = false): Promise<EinvoiceRow | undefined> {
+  return findEinvoicingSettings(db, { organizationId, forUpdate });
 }
 
 export function einvoiceView(row: EinvoiceRow | undefined) {
@@ -48,6 +44,7 @@ export function einvoiceView(row: EinvoiceRow | undefined) {
   const urls = { ...DEFAULT_URLS[environment], ...(row?.urls[environment] ?? {}) };
   return {
     enabled: row?.enabled ?? false,
+    login: row?.login ?? 'own',
     environment,
     api_base_url: urls.api_base_url,
     portal_base_url: urls.portal_base_url,
@@ -67,6 +64,7 @@ export async function getEinvoiceSettings(ctx: ServiceContext): Promise<Einvoice
 export interface UpdateEinvoiceSettingsInput {
   expected_revision: number;
   enabled?: boolean;
+  login?: EinvoiceRow['login'];
   environment?: Environment;
   api_base_url?: string | null;
   portal_base_url?: string | null;
@@ -132,6 +130,13 @@ export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateE
   if (addressChanged && !isPerson(ctx.principal)) {
     throw new AppError('person_required', { detail: "Changing the MyInvois environment or API address decides where the client secret is sent: it takes a person's session, not an API key" });
   }
+  const login = input.login ?? before.login;
+  if (login !== before.login && !isPerson(ctx.principal)) {
+    throw new AppError('person_required', { detail: "Changing how the service logs in to MyInvois (own credentials or the operator's intermediary system) takes a person's session, not an API key" });
+  }
+  if (input.login === 'intermediary' && !deps.intermediary) {
+    r.add('/login', "is not available: the operator has configured no MyInvois intermediary system (MYINVOIS_INTERMEDIARY_CLIENT_ID and MYINVOIS_INTERMEDIARY_CLIENT_SECRET); log in with the organization's own client id and secret");
+  }
   if (addressChanged && r.empty && !LHDN_API_URLS.has(apiBaseUrl)) {
     const problem = await checkBaseUrl(apiBaseUrl, deps.outbound);
     if (problem) r.add(input.api_base_url ? '/api_base_url' : '/environment', `the MyInvois API address ${apiBaseUrl} ${problem}`);
@@ -149,15 +154,33 @@ export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateE
   // Issuing with e-invoicing on hands documents to LHDN: without the client credentials they would
   // wait in `submitted` for ever, so e-invoicing is on only with both set.
   const clientId = input.client_id === undefined ? (current?.clientId ?? null) : input.client_id === null ? null : input.client_id.trim();
-  if (enabled && r.empty) {
+  if (enabled && r.empty && login === 'own') {
     const secretSet = clientSecretInput === undefined ? Boolean(current?.clientSecretSealed) : clientSecretInput !== null;
     if (!clientId) r.add('/client_id', 'is needed while e-invoicing is on');
     if (!secretSet) r.add('/client_secret', addressChanged && input.client_secret === undefined ? 'is needed again with a new MyInvois environment or API address' : 'is needed while e-invoicing is on');
   }
+  if (enabled && r.empty && login === 'intermediary' && !deps.intermediary) {
+    r.add(input.login ? '/login' : '/enabled', "needs the operator's MyInvois intermediary system, which is not configured (MYINVOIS_INTERMEDIARY_CLIENT_ID and _SECRET): log in with the organization's own client id and secret (login: own)");
+  }
   r.throwIfAny();
+  // A change that changes nothing (no secret, no certificate sent; every other field as it stands) writes nothing and records no history.
+  if (
+    current &&
+    input.client_secret === undefined &&
+    input.certificate === undefined &&
+    leavesUnchanged(current, { enabled, login, environment, clientId, version, urls })
+  ) {
+    return before;
+  }
 
-  const credentialsChanged = input.client_id !== undefined || input.client_secret !== undefined || addressChanged || !before.enabled;
-  if (enabled && clientId && credentialsChanged && seller.tin && (await tinEinvoicedElsewhere(ctx.db, { organizationId: ctx.org.id, tin: seller.tin, environment }))) {
+  const credentialsChanged = input.client_id !== undefined || input.client_secret !== undefined || addressChanged || !before.enabled || login !== before.login;
+  if (enabled && login === 'intermediary' && credentialsChanged && seller.tin && (await tinEinvoicedElsewhere(ctx.db, { organizationId: ctx.org.id, tin: seller.tin, environment }))) {
+    // The intermediary acts for whichever TIN it is told: a TIN another organization e-invoices under
+    // is never taken this way (only with that TIN's own credentials, below).
+    r.add('/login', `cannot act for TIN ${seller.tin}: it is already e-invoiced by another organization; log in with this organization's own MyInvois client id and secret`);
+    r.throwIfAny();
+  }
+  if (enabled && login === 'own' && clientId && credentialsChanged && seller.tin && (await tinEinvoicedElsewhere(ctx.db, { organizationId: ctx.org.id, tin: seller.tin, environment }))) {
     const clientSecret = clientSecretInput ?? (current?.clientSecretSealed ? open(deps.key, current.clientSecretSealed, ctx.org.id) : null);
     await checkOwnCredentials(ctx, deps, { apiBaseUrl, clientId, clientSecret, tin: seller.tin });
   }
@@ -167,6 +190,7 @@ export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateE
   const values = {
     organizationId: ctx.org.id,
     enabled,
+    login,
     environment,
     urls,
     clientId,
@@ -177,9 +201,7 @@ export async function updateEinvoiceSettings(ctx: ServiceContext, input: UpdateE
     revision: before.revision + 1,
     updatedAt: ctx.now,
   };
-  const { organizationId, ...set } = values;
-  void organizationId;
-  const [row] = await ctx.db.insert(einvoicingSettings).values(values).onConflictDoUpdate({ target: einvoicingSettings.organizationId, set }).returning();
+  const row = await upsertEinvoicingSettings(ctx.db, values);
   const after = einvoiceView(written(row));
   await recordSettingsChange(ctx, { entity: 'einvoicing', record_id: ctx.org.id, action: 'update', before, after });
   return after;
@@ -204,6 +226,21 @@ async function checkOwnCredentials(ctx: ServiceContext, deps: MyinvoisDeps, c: {
     if (!(error instanceof MyInvoisError)) throw error;
     refuse(error.status === null ? `MyInvois could not be asked: ${error.message}` : `MyInvois refused them: ${error.message}`);
   }
+}
+
+/**
+ * Why the saved settings cannot log in to MyInvois (what turning e-invoicing on refuses), as a
+ * sentence saying what to do; undefined when the credentials are in place.
+ */
+export function einvoicingCredentialsProblem(row: EinvoiceRow | undefined, deps: Pick<MyinvoisDeps, 'intermediary'>): string | undefined {
+  if (row?.login === 'intermediary') {
+    return deps.intermediary
+      ? undefined
+      : "The operator's MyInvois intermediary system is not configured: log in with the organization's own client id and secret (login: own) in the e-invoicing settings.";
+  }
+  if (!row?.clientId) return 'Save the MyInvois client id and client secret of the organization (from the MyInvois portal) in the e-invoicing settings.';
+  if (!row.clientSecretSealed) return 'Save the MyInvois client secret in the e-invoicing settings (it is cleared when the environment or API address changes).';
+  return undefined;
 }
 
 /** Whether e-invoicing is on for the organization (issuing then needs a clean preflight). */

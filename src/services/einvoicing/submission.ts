@@ -1,5 +1,5 @@
 /**
- * The MyInvois work of one organization (MYINVOIS.md points 4–6), run by the jobs of
+ * The MyInvois work of one organization (docs/myinvois.md points 4–6), run by the jobs of
  * src/jobs/myinvois.ts, never inside a request:
  *
  * - submit: claim the queued rows (FOR UPDATE SKIP LOCKED), compose and store each document once
@@ -19,6 +19,7 @@
  * it, so two processes (or a retried job) never apply one twice. The document's state moves only
  * through the workflow's system edges (services/workflow/take-transition.ts).
  */
+import { appendEvent } from '../events/append';
 import type { Database } from '../../db/client';
 import { claimEinvoices, earliestSending, findCurrentEinvoice, nextPollAt, updateEinvoice, type EinvoiceRow } from '../../db/queries/einvoices';
 import { findOrganization } from '../../db/queries/organizations';
@@ -36,6 +37,7 @@ import { takeTransition } from '../workflow/take-transition';
 import { composeEinvoice } from './compose';
 import { connectionFor, type Connection, type MyinvoisDeps } from './connection';
 import { CANCEL_WINDOW_MS, enqueueMyinvois, enqueueRecovery } from './outbox';
+import { notify } from '../mail/notify';
 
 /** How long a sent request may still be in flight elsewhere: a `sending` row older than this is looked up. */
 export const SENDING_STALE_MS = 120_000;
@@ -72,6 +74,20 @@ async function decide(tx: Database, row: EinvoiceRow, action: string, memberId: 
     if (isAppError(error) && error.appCode === 'conflict') return;
     throw error;
   }
+}
+
+/** The event of a document LHDN received (its verdict comes later, through a system edge). */
+async function recordSubmitted(tx: Database, row: EinvoiceRow, uuid: string, now: Date): Promise<void> {
+  const doc = await lockDocument(tx, { organizationId: row.organizationId, id: row.documentId });
+  if (!doc) return;
+  await appendEvent(tx, {
+    organizationId: row.organizationId,
+    type: 'receivables.invoice.einvoice_submitted',
+    occurredAt: now,
+    actorMemberId: row.requestedBy,
+    subject: { type: 'receivable_document', id: doc.id, revision: doc.revision },
+    data: { state: doc.state, einvoice_uuid: uuid },
+  });
 }
 
 /** Runs `work` on the row locked, if it is still in `state` (another run may have applied it). */
@@ -133,6 +149,7 @@ async function compose(ctx: ServiceContext, row: EinvoiceRow, conn: Connection):
 async function refuse(tx: Database, row: EinvoiceRow, errors: EinvoiceError[], now: Date): Promise<void> {
   await updateEinvoice(tx, { organizationId: row.organizationId, id: row.id }, { state: 'invalid', errors, nextPollAt: null });
   await decide(tx, row, 'invalid', row.requestedBy, now, errors.map((e) => e.detail).join('; '));
+  await notify({ db: tx, org: { id: row.organizationId }, now }, 'einvoice_invalid', { memberIds: [row.requestedBy], documentId: row.documentId });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -223,7 +240,7 @@ async function adopt(db: Database, row: EinvoiceRow, match: Found, now: Date): P
       submissionUid: match.submissionUid,
       submittedAt: new Date(match.dateTimeReceived),
       nextPollAt: now,
-    }),
+    }).then(() => recordSubmitted(tx, row, match.uuid, now)),
   );
 }
 
@@ -335,9 +352,10 @@ export async function submitDue(db: Database, organizationId: string, now: Date,
     for (const accepted of answer.acceptedDocuments) {
       const row = byNumber.get(accepted.invoiceCodeNumber);
       if (!row) continue;
-      await onRow(db, row, 'sending', (tx) =>
-        updateEinvoice(tx, { organizationId, id: row.id }, { state: 'submitted', uuid: accepted.uuid, submissionUid: answer.submissionUid, submittedAt: now, nextPollAt: pollAt }),
-      );
+      await onRow(db, row, 'sending', async (tx) => {
+        await updateEinvoice(tx, { organizationId, id: row.id }, { state: 'submitted', uuid: accepted.uuid, submissionUid: answer.submissionUid, submittedAt: now, nextPollAt: pollAt });
+        await recordSubmitted(tx, row, accepted.uuid, now);
+      });
       outcome.submitted += 1;
       earliestPoll = pollAt;
     }
@@ -453,7 +471,7 @@ function nextRejectionPoll(validatedAt: Date, now: Date): Date | null {
   return new Date(Math.min(now.getTime() + REJECTION_POLL_MS, closes));
 }
 
-/** A valid document, looked at for a buyer's rejection request (MYINVOIS.md point 6). */
+/** A valid document, looked at for a buyer's rejection request (docs/myinvois.md point 6). */
 async function watchRejection(db: Database, conn: Connection, row: EinvoiceRow, now: Date): Promise<void> {
   const details = await conn.client.getDocumentDetails(row.uuid!);
   await onRow(db, row, 'valid', async (tx, current) => {
@@ -462,6 +480,7 @@ async function watchRejection(db: Database, conn: Connection, row: EinvoiceRow, 
       const reason = details.documentStatusReason ?? '';
       await updateEinvoice(tx, { organizationId: row.organizationId, id: row.id }, { rejectionRequestedAt: new Date(details.rejectRequestDateTime), rejectionReason: reason, nextPollAt: next });
       await decide(tx, current, 'request_rejection', current.requestedBy, now, `The buyer asked LHDN to reject the document: ${reason}`);
+      await notify({ db: tx, org: { id: row.organizationId }, now }, 'einvoice_rejection_requested', { memberIds: [current.requestedBy], documentId: row.documentId });
       return;
     }
     await updateEinvoice(tx, { organizationId: row.organizationId, id: row.id }, { nextPollAt: next });

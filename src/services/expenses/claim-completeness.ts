@@ -1,5 +1,5 @@
 /**
- * Whether a draft claim may be submitted (DESIGN sections 11 and 17): at least one active line, and
+ * Whether a draft claim may be submitted (docs/design.md §11 and §17): at least one active line, and
  * every active line allocated on every axis the organization requires on claims — or, when it
  * requires none, on at least one axis, since every sign-off is one analytic account's share.
  */
@@ -8,7 +8,7 @@ import { listClaimLines, listLineShares } from '../../db/queries/claims';
 import type { ServiceContext } from '../context';
 
 export async function claimLineGaps(ctx: ServiceContext, claimId: string): Promise<{ activeLines: number; incomplete: string[] }> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const lines = (await listClaimLines(ctx.db, { organizationId, claimId })).filter((l) => !l.withdrawn);
   if (lines.length === 0) return { activeLines: 0, incomplete: [] };
   const [shares, required] = await Promise.all([

@@ -2,10 +2,8 @@ import { insertClaimGroup } from '../../db/queries/claims';
 import * as ref from '../../db/queries/expense-reference-data';
 import { Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { checkRevision } from '../revision';
-import { recordSettingsChange } from '../settings/history';
-import { decodePage, pageOf } from '../settings/page';
-import { conflict, isoOrNull, notFound, pageLimit, visibleText, written } from '../settings/records';
+import { openPage } from '../settings/page';
+import { changeRecord, conflict, createdRecord, deactivateRecord, isoOrNull, visibleText, type RecordChange, type SetupFamily } from '../settings/setup';
 
 /**
  * settings.claimGroups: groupings claims are filed under (a trip, an event). Deactivating retires a
@@ -21,47 +19,37 @@ export type ClaimGroupAnswer = ReturnType<typeof claimGroupView>;
 
 export async function listClaimGroups(ctx: ServiceContext, input: { include_inactive?: boolean; limit?: number; cursor?: string }) {
   const filters = { include_inactive: input.include_inactive ?? false };
-  const after = await decodePage(ctx, ENTITY, input, filters);
-  const limit = pageLimit(input);
-  const rows = await ref.listClaimGroups(ctx.db, { organizationId: ctx.org.id, includeRetired: filters.include_inactive, after, limit: limit + 1 });
-  return pageOf(ctx, ENTITY, filters, rows, limit, (g) => ({ value: g.name, id: g.id }), claimGroupView);
+  const page = await openPage(ctx, ENTITY, input, filters);
+  const rows = await ref.listClaimGroups(ctx.db, { organizationId: ctx.org.id, includeRetired: filters.include_inactive, after: page.after, limit: page.take });
+  return page.answer(rows, (g) => ({ value: g.name, id: g.id }), claimGroupView);
 }
+
+const claimGroups: SetupFamily<ref.ClaimGroupRow, ClaimGroupAnswer> = {
+  entity: ENTITY,
+  what: 'claim group',
+  lock: (ctx, id) => ref.lockClaimGroup(ctx.db, { organizationId: ctx.org.id, id }),
+  write: (ctx, current, set) => ref.updateClaimGroupRow(ctx.db, { organizationId: ctx.org.id, id: current.id, set }),
+  view: (_ctx, row) => claimGroupView(row),
+  inactive: (_ctx, row) => (row.retiredAt ? 'is already retired' : undefined),
+};
 
 export async function createClaimGroup(ctx: ServiceContext, input: { name: string }): Promise<ClaimGroupAnswer> {
   const r = new Refusals();
   const name = visibleText(r, input.name, '/name', 200);
   r.throwIfAny();
-  const row = written(await insertClaimGroup(ctx.db, { organizationId: ctx.org.id, name }));
-  const after = claimGroupView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', after });
-  return after;
+  return createdRecord(ctx, claimGroups, await insertClaimGroup(ctx.db, { organizationId: ctx.org.id, name }));
 }
 
-export async function updateClaimGroup(ctx: ServiceContext, input: { id: string; expected_revision: number; name?: string }): Promise<ClaimGroupAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  const current = await ref.lockClaimGroup(ctx.db, q);
-  if (!current) throw notFound('claim group');
-  checkRevision(current.revision, input.expected_revision);
-  if (current.retiredAt) throw conflict('/id', 'is retired', 'A retired claim group is kept as it was');
-  const r = new Refusals();
-  const name = visibleText(r, input.name, '/name', 200);
-  r.throwIfAny();
-  const row = written(await ref.updateClaimGroupRow(ctx.db, { ...q, set: { name } }));
-  const before = claimGroupView(current);
-  const after = claimGroupView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before, after });
-  return after;
+export async function updateClaimGroup(ctx: ServiceContext, input: RecordChange & { name?: string }): Promise<ClaimGroupAnswer> {
+  return changeRecord(ctx, claimGroups, input, (current) => {
+    if (current.retiredAt) throw conflict('/id', 'is retired', 'A retired claim group is kept as it was');
+    const r = new Refusals();
+    const name = visibleText(r, input.name, '/name', 200);
+    r.throwIfAny();
+    return { name };
+  });
 }
 
-export async function retireClaimGroup(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<ClaimGroupAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  const current = await ref.lockClaimGroup(ctx.db, q);
-  if (!current) throw notFound('claim group');
-  checkRevision(current.revision, input.expected_revision);
-  if (current.retiredAt) throw conflict('/id', 'is already retired', 'The claim group is already retired');
-  const row = written(await ref.updateClaimGroupRow(ctx.db, { ...q, set: { retiredAt: ctx.now } }));
-  const before = claimGroupView(current);
-  const after = claimGroupView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
-  return after;
+export async function retireClaimGroup(ctx: ServiceContext, input: RecordChange): Promise<ClaimGroupAnswer> {
+  return deactivateRecord(ctx, claimGroups, input, () => ({ retiredAt: ctx.now }));
 }

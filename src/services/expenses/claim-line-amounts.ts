@@ -1,5 +1,5 @@
 /**
- * What a claim line reimburses, by its type (DESIGN section 17): a receipt converted once at the
+ * What a claim line reimburses, by its type (docs/design.md §17): a receipt converted once at the
  * expense date (the organization's reference rate, an override with a reason, or the bank-charged
  * figure), mileage banded cumulatively over the claimant's calendar year, per-diem days × the band
  * amount, an advance offset stored negative; and the SST borne, backed out of the gross. It adds
@@ -9,7 +9,7 @@ import { claimantMileageKmInYear } from '../../db/queries/claims';
 import { findReferenceRateOn } from '../../db/queries/exchange-rates';
 import { findMileageRate, findPerDiemRate } from '../../db/queries/expense-reference-data';
 import { lockSetupScope } from '../../db/queries/keyset';
-import { findTaxCodesByIds } from '../../db/queries/reference-data';
+import { findTaxCodesByIds } from '../../db/queries/tax-codes';
 import { isCurrency as isKnownCurrency } from '../../lib/code-lists';
 import type { FxRateSource, ReimbursementBasis } from '../../domain/expenses';
 import { Dec, formatAmount, formatRate, roundAmount } from '../../lib/money';
@@ -123,7 +123,7 @@ async function receiptAmounts(ctx: ServiceContext, r: Refusals, f: ClaimLineFiel
   }
 
   r.check(f.fx_rate_reason == null, '/fx_rate_reason', 'applies only with fx_rate (an override of the reference rate)');
-  const reference = await findReferenceRateOn(ctx.db, { organizationId: ctx.principal.organizationId, currency, day: f.expense_date });
+  const reference = await findReferenceRateOn(ctx.db, { organizationId: ctx.org.id, currency, day: f.expense_date });
   if (!reference) {
     r.add('/fx_rate', `no reference rate for ${currency} on ${f.expense_date}: send fx_rate with fx_rate_reason, or bank_charged_amount`);
     return undefined;
@@ -158,7 +158,7 @@ function quantityAndRate(r: Refusals, f: ClaimLineFields): { quantity: string; r
  */
 async function mileageAmounts(ctx: ServiceContext, r: Refusals, f: ClaimLineFields, scope: PricingScope): Promise<LineAmounts | undefined> {
   const base = ctx.org.baseCurrency;
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const q = quantityAndRate(r, f);
   if (!q) return undefined;
   const rate = await findMileageRate(ctx.db, { organizationId, id: q.rateId });
@@ -196,7 +196,7 @@ async function perDiemAmounts(ctx: ServiceContext, r: Refusals, f: ClaimLineFiel
   const q = quantityAndRate(r, f);
   const bandGiven = r.check(f.band != null, '/band', 'is required on a per-diem line');
   if (!q) return undefined;
-  const rate = await findPerDiemRate(ctx.db, { organizationId: ctx.principal.organizationId, id: q.rateId });
+  const rate = await findPerDiemRate(ctx.db, { organizationId: ctx.org.id, id: q.rateId });
   if (!rate) return void r.add('/rate_id', 'is not a per-diem rate of this organization');
   if (!inForce(r, rate, f.expense_date)) return undefined;
   if (!r.check(rate.currency === base, '/rate_id', `the rate is not in the base currency ${base}`)) return undefined;
@@ -215,7 +215,7 @@ async function perDiemAmounts(ctx: ServiceContext, r: Refusals, f: ClaimLineFiel
 export async function lineTax(ctx: ServiceContext, r: Refusals, f: ClaimLineFields, amounts: LineAmounts | undefined): Promise<string> {
   let rate: string | undefined;
   if (f.tax_code_id != null) {
-    const [code] = await findTaxCodesByIds(ctx.db, { organizationId: ctx.principal.organizationId, ids: [f.tax_code_id] });
+    const [code] = await findTaxCodesByIds(ctx.db, { organizationId: ctx.org.id, ids: [f.tax_code_id] });
     if (r.check(Boolean(code?.active), '/tax_code_id', 'is not an active tax code of this organization')) rate = code!.rate;
   }
   if (!amounts) return '0';

@@ -1,11 +1,11 @@
 /**
- * The rules of one claim line (DESIGN section 17), the same for adding and changing a line: which
+ * The rules of one claim line (docs/design.md §17), the same for adding and changing a line: which
  * fields apply to its type and document basis, the text limits, the expense date, the category, the
  * document basis, the shares (the invoice rules, services/rules/shares.ts) and the amounts
  * (claim-line-amounts.ts). Every failing field is collected into one 422; nothing is written here.
  */
 import { findExpenseCategory } from '../../db/queries/expense-reference-data';
-import { findAnalyticAccountsByIds } from '../../db/queries/reference-data';
+import { findAnalyticAccountsByIds } from '../../db/queries/analytic-accounts';
 import type { ClaimLineType, DocumentBasis } from '../../domain/expenses';
 import { isCountryCode } from '../../lib/code-lists';
 import { maxLength, notBlank, Refusals } from '../../lib/refusals';
@@ -155,7 +155,7 @@ function checkDocumentBasis(r: Refusals, f: ClaimLineFields, currency: string): 
 
 /** Checks a line (added, or changed and merged with its stored fields) and prices it; one 422 for every fault. */
 export async function checkClaimLine(ctx: ServiceContext, input: ClaimLineFields, sent: ReadonlySet<ClaimLineField>, scope: PricingScope): Promise<CheckedLine> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const r = new Refusals();
   const f = applicable(r, input, sent, ctx.org.baseCurrency);
 

@@ -1,5 +1,5 @@
 /**
- * Writing claim lines (DESIGN section 17): adding, changing and withdrawing a line of a draft claim,
+ * Writing claim lines (docs/design.md §17): adding, changing and withdrawing a line of a draft claim,
  * by its claimant (API key or session: data entry, not a decision), with If-Match. Each write bumps
  * the claim's revision once and answers the whole claim (contract 2.4). The rules of a line live in
  * claim-line-rules.ts and its amounts in claim-line-amounts.ts, the same for adding and changing; a
@@ -70,7 +70,7 @@ const noSuchLine = () => new AppError('not_found', { detail: 'No such line on th
  * revision_mismatch) and the state (only a draft's lines change: 409 conflict).
  */
 async function draftClaimOfCaller(ctx: ServiceContext, id: string, expectedRevision?: number) {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const claim = await lockClaim(ctx.db, { organizationId, id });
   if (!claim) throw new AppError('not_found', { detail: 'No such claim in this organization' });
   if (claim.claimantMemberId !== ctx.principal.memberId) {
@@ -96,12 +96,12 @@ function lineColumns(c: CheckedLine) {
 
 async function writeShares(ctx: ServiceContext, lineId: string, c: CheckedLine) {
   const shares = c.shares.map((s) => ({ analyticAccountId: s.analyticAccountId, percentage: s.percentage }));
-  await insertLineShares(ctx.db, { organizationId: ctx.principal.organizationId, lineId, shares });
+  await insertLineShares(ctx.db, { organizationId: ctx.org.id, lineId, shares });
 }
 
 /** Adds a line at the end of a draft claim; every rule is checked before the write, refused together in one 422. */
 export async function addClaimLine(ctx: ServiceContext, input: AddClaimLineInput): Promise<ClaimAnswer> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const { claim, excludedStates } = await draftClaimOfCaller(ctx, input.id, input.expected_revision);
   const { id: _id, expected_revision: _rev, einvoice_validated_at, ...fields } = input;
   const lineNo = await nextClaimLineNo(ctx.db, { organizationId, claimId: claim.id });
@@ -115,7 +115,7 @@ export async function addClaimLine(ctx: ServiceContext, input: AddClaimLineInput
     type: fields.type,
     ...lineColumns(checked),
     einvoiceValidatedAt: checked.einvoiceUuid ? (einvoice_validated_at ?? null) : null,
-    // An e-invoice to the company is checked at LHDN by a job (MYINVOIS.md point 7).
+    // An e-invoice to the company is checked at LHDN by a job (docs/myinvois.md point 7).
     ...(einvoice_validated_at ? {} : await scheduleClaimLineCheck(ctx, checked)),
   });
   await writeShares(ctx, line.id, checked);
@@ -177,7 +177,7 @@ function mergeChange(stored: ClaimLineFields, change: Partial<ClaimLineFields>):
 
 /** Changes a line of a draft claim; the line is checked and priced again with the add rules. */
 export async function updateClaimLine(ctx: ServiceContext, input: UpdateClaimLineInput): Promise<ClaimAnswer> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const { claim, excludedStates } = await draftClaimOfCaller(ctx, input.id, input.expected_revision);
   const line = await findClaimLine(ctx.db, { organizationId, claimId: claim.id, lineId: input.line_id });
   if (!line) throw noSuchLine();
@@ -213,7 +213,7 @@ export async function updateClaimLine(ctx: ServiceContext, input: UpdateClaimLin
  * from this very line earlier supports it again.
  */
 async function replaceLineDocuments(ctx: ServiceContext, lineId: string, ids: string[]) {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const current = await listActiveLineDocuments(ctx.db, { organizationId, lineIds: [lineId] });
   for (const d of current) {
     if (!ids.includes(d.fileId)) await detachLineDocumentRow(ctx.db, { organizationId, lineId, fileId: d.fileId, now: ctx.now });
@@ -224,7 +224,7 @@ async function replaceLineDocuments(ctx: ServiceContext, lineId: string, ids: st
 
 /** Withdraws a line: it stays on the claim, marked withdrawn, and no longer counts toward the total. */
 export async function withdrawClaimLine(ctx: ServiceContext, input: WithdrawClaimLineInput): Promise<ClaimAnswer> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const { claim } = await draftClaimOfCaller(ctx, input.id, input.expected_revision);
   const line = await findClaimLine(ctx.db, { organizationId, claimId: claim.id, lineId: input.line_id });
   if (!line) throw noSuchLine();
@@ -240,7 +240,7 @@ export async function withdrawClaimLine(ctx: ServiceContext, input: WithdrawClai
  * claimant does this by sending the line's documents without it.)
  */
 export async function detachLineDocument(ctx: ServiceContext, input: { id: string; line_id: string; document_id: string }) {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const { claim } = await draftClaimOfCaller(ctx, input.id);
   const line = await findClaimLine(ctx.db, { organizationId, claimId: claim.id, lineId: input.line_id });
   if (!line) throw noSuchLine();

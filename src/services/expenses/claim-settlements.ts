@@ -15,6 +15,7 @@ import { CLAIM_POLICY_DEFAULTS } from '../approvals-setup/claim-policy';
 import { amountInCurrency, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { bindDocuments } from '../documents/bind-documents';
+import { journalClaimPaid } from '../journal/record-events';
 
 export interface PayClaimInput {
   /** One of the claimant's active channels; the claim's preferred channel when absent. */
@@ -34,13 +35,13 @@ export interface PayClaimInput {
  */
 export async function writeSettlement(
   ctx: ServiceContext,
-  claim: Pick<ClaimRow, 'id' | 'claimantMemberId' | 'payoutChannelId'>,
+  claim: Pick<ClaimRow, 'id' | 'reference' | 'claimantMemberId' | 'payoutChannelId'>,
   input: PayClaimInput,
   /** An amount given outside the workflow (a partial payout recorded by a factory); checked here. */
   given?: string,
 ) {
   const { db } = ctx;
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const base = ctx.org.baseCurrency;
   const r = new Refusals();
   const channelId = input.channel_id ?? claim.payoutChannelId;
@@ -49,7 +50,7 @@ export async function writeSettlement(
   else r.check(Boolean(channel && channel.memberId === claim.claimantMemberId && channel.active), '/channel_id', 'is not an active payout channel of the claimant');
 
   const lines = (await listClaimLines(db, { organizationId, claimId: claim.id })).filter((l) => !l.withdrawn);
-  const tolerance = input.bank_charged_amounts?.length ? (await findClaimPolicy(db, { organizationId }))?.payoutTolerancePercent ?? CLAIM_POLICY_DEFAULTS.payout_tolerance_percent : '0';
+  const tolerance = input.bank_charged_amounts?.length ? await payoutTolerancePercent(ctx) : '0';
   const bank = new Map<string, string>();
   (input.bank_charged_amounts ?? []).forEach((b, i) => {
     const at = `/bank_charged_amounts/${i}`;
@@ -72,7 +73,7 @@ export async function writeSettlement(
   if (input.proof_document_id) {
     await bindDocuments(ctx, { record_type: 'expense_claim_settlement', record_id: id, ids: [input.proof_document_id], pointer: '/proof_document_id' });
   }
-  return insertClaimSettlement(db, {
+  const settlement = await insertClaimSettlement(db, {
     id,
     organizationId,
     claimId: claim.id,
@@ -88,23 +89,41 @@ export async function writeSettlement(
     fieldsCiphertext: channel!.fieldsCiphertext,
     fieldsMasked: channel!.fieldsMasked,
   });
+  await journalClaimPaid(ctx, { id: settlement.id, claimId: claim.id, amount, channelKey: channel!.channelKey, settledDate: ctx.today, reference: claim.reference });
+  return settlement;
+}
+
+/** What the payout tolerance allows a bank figure to differ from the approved amount: approved × percent, rounded to the currency. */
+export function toleranceAllowance(approved: string, tolerancePercent: string, base: string) {
+  return roundAmount(new Dec(approved).abs().times(tolerancePercent).div(100), base);
+}
+
+/** The organization's payout tolerance in percent (claim policy, default 5). */
+export async function payoutTolerancePercent(ctx: ServiceContext): Promise<string> {
+  const policy = await findClaimPolicy(ctx.db, { organizationId: ctx.org.id });
+  return policy?.payoutTolerancePercent ?? CLAIM_POLICY_DEFAULTS.payout_tolerance_percent;
 }
 
 /**
  * A bank figure pays what was approved, give or take the organization's payout tolerance (claim
  * policy, default 5%): |bank − approved| ≤ approved × tolerance, rounded to the currency. Beyond it
- * the pay is refused (422) and nothing is written: the difference was never approved, so the claim
- * must go back to its claimant and approvers for it (DESIGN section 17 has no edge back from
- * approved; the payer tells them).
+ * the pay is refused (422) and nothing is written. A figure above it needs its difference approved
+ * first: the payer refers it (`refer_difference`, expenses.claims.referDifference) and pays once the
+ * claim is approved again at the bank figure. A figure that far below is not paid either: the
+ * statement is to be checked.
  */
 function withinTolerance(r: Refusals, pointer: string, figure: string, approved: string, tolerancePercent: string, base: string): boolean {
-  const allowed = roundAmount(new Dec(approved).abs().times(tolerancePercent).div(100), base);
+  const allowed = toleranceAllowance(approved, tolerancePercent, base);
   const diff = new Dec(figure).minus(approved).abs();
+  const above = new Dec(figure).gt(approved);
   return r.check(
     diff.lte(allowed),
     pointer,
     `differs from the approved ${formatAmount(approved, base)} ${base} by ${formatAmount(diff, base)}, more than the payout tolerance of ${formatRate(tolerancePercent)}% ` +
-      `(at most ${formatAmount(allowed, base)}); the difference needs approval: do not pay this claim, have it filed again for the bank figure`,
+      `(at most ${formatAmount(allowed, base)}); ` +
+      (above
+        ? 'the difference needs approval first: refer it with the action refer_difference (expenses.claims.referDifference) and pay once the claim is approved again'
+        : 'a bank figure that far below the approved amount is not paid: check the bank statement'),
   );
 }
 
@@ -123,7 +142,7 @@ export interface RecordClaimSettlementInput {
  */
 export async function recordClaimSettlement(ctx: ServiceContext, input: RecordClaimSettlementInput) {
   const { db } = ctx;
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const claim = await lockClaim(db, { organizationId, id: input.id });
   if (!claim) throw new AppError('not_found');
   const channel = await findPayoutChannel(db, { organizationId, id: input.channel_id });

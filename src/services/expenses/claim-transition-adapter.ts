@@ -11,12 +11,25 @@ import { bumpClaimRevision, findClaim, findReadableClaim, insertClaimDecision, l
 import { findPrimaryUnitOn } from '../../db/queries/people';
 import { AppError } from '../../lib/errors';
 import type { ServiceContext } from '../context';
-import { signoffStepOf, openSignoffs, type ClaimStepFacts } from '../workflow/approvals/claim-step';
+import { DIFFERENCE_STATE, openSignoffs, signoffPlaceOf, type ClaimStepFacts } from '../workflow/approvals/claim-step';
 import type { TakenStep, TransitionAdapter, TransitionVia } from '../workflow/take-transition';
 import { stateOf } from '../workflow/transitions';
 import { claimFacts } from './claim-facts';
 import { claimAnswer, claimReader, type ClaimAnswer } from './read-claim';
+import { closeBankDifference, referBankDifference } from './claim-bank-difference';
 import { writeSettlement, type PayClaimInput } from './claim-settlements';
+import { notify } from '../mail/notify';
+import { journalClaimApproved, journalClaimDifferenceApproved } from '../journal/record-events';
+import type { NotificationKind } from '../../domain/mail';
+
+/** What the claimant is told of a step: returned to them by an approver, rejected, paid; nothing else. */
+function claimantNotice(step: TakenStep): NotificationKind | undefined {
+  const to = stateOf(step.def, step.to).semantic;
+  if (to === 'draft' && step.edge.gate === 'source') return 'claim_returned';
+  if (to === 'rejected') return 'claim_rejected';
+  if (to === 'payout') return 'claim_paid';
+  return undefined;
+}
 
 /** Signs what the descriptor showed; answers where the claim goes and how the decision was authorised. */
 async function signShares(ctx: ServiceContext, claim: ClaimRow, step: TakenStep, facts: ClaimStepFacts) {
@@ -24,7 +37,7 @@ async function signShares(ctx: ServiceContext, claim: ClaimRow, step: TakenStep,
   for (const p of paths) {
     const signed = await signSignoff(
       ctx.db,
-      { organizationId: ctx.principal.organizationId, id: p.signoff.id },
+      { organizationId: ctx.org.id, id: p.signoff.id },
       {
         signatureId: crypto.randomUUID(),
         signedActorMemberId: ctx.principal.memberId,
@@ -44,14 +57,21 @@ async function signShares(ctx: ServiceContext, claim: ClaimRow, step: TakenStep,
   const via: TransitionVia = delegated ? 'delegation' : paths.some((p) => p.via === 'escalation') ? 'escalation' : 'grant';
   const authority = delegated?.authorityMemberId ?? paths[0]?.authorityMemberId ?? ctx.principal.memberId;
   if (!complete) return { to: step.from, via, authority_member_id: authority };
-  const next = signoffStepOf(step.edge.to);
-  if (next) await openSignoffs(ctx, claim, next);
+  if (signoffPlaceOf(step.edge.to)) await openSignoffs(ctx, claim, step.edge.to);
+  // Approved: the expense is owed to the claimant (a bank difference approved: the difference only,
+  // read before the referred lines are reimbursed at their bank figures).
+  if (stateOf(step.def, step.edge.to).semantic === 'committed') {
+    if (step.from === DIFFERENCE_STATE) await journalClaimDifferenceApproved(ctx, claim);
+    else await journalClaimApproved(ctx, claim);
+  }
+  if (step.from === DIFFERENCE_STATE) await closeBankDifference(ctx, claim, true);
   return { to: step.edge.to, via, authority_member_id: authority };
 }
 
 /**
  * The adapter; `pay` carries the payout's data when the step is paying (expenses.claims.pay), the
- * preferred channel otherwise.
+ * preferred channel otherwise, and the bank figures when it refers a difference
+ * (expenses.claims.referDifference).
  */
 export function claimTransitionAdapter(pay: PayClaimInput = {}): TransitionAdapter<ClaimRow, ClaimAnswer> {
   const stepFacts = new WeakMap<ClaimRow, ClaimStepFacts>();
@@ -60,7 +80,7 @@ export function claimTransitionAdapter(pay: PayClaimInput = {}): TransitionAdapt
     notFoundDetail: 'No such claim in this organization',
     // A claim the caller may not read is answered as one that does not exist (404), whatever they try.
     async lock(ctx, id) {
-      const organizationId = ctx.principal.organizationId;
+      const organizationId = ctx.org.id;
       const claim = await lockClaim(ctx.db, { organizationId, id });
       if (!claim || !(await findReadableClaim(ctx.db, { organizationId, id, reader: claimReader(ctx) }))) return undefined;
       return claim;
@@ -75,11 +95,10 @@ export function claimTransitionAdapter(pay: PayClaimInput = {}): TransitionAdapt
       const fromDraft = stateOf(step.def, step.from).semantic === 'draft';
       if (fromDraft && stateOf(step.def, step.edge.to).semantic !== 'draft' && stateOf(step.def, step.edge.to).semantic !== 'cancelled') {
         // A new round: the claimant's unit as of today, frozen; the first step's sign-offs opened.
-        const unit = await findPrimaryUnitOn(ctx.db, { organizationId: ctx.principal.organizationId, memberId: claim.claimantMemberId, day: ctx.today });
+        const unit = await findPrimaryUnitOn(ctx.db, { organizationId: ctx.org.id, memberId: claim.claimantMemberId, day: ctx.today });
         const round = claim.round + 1;
         const set = { round, claimantPositionId: unit?.positionId ?? null, claimantUnitName: unit?.unitName ?? null, submittedAt: claim.submittedAt ?? ctx.now, disputeRaisedBy: null };
-        const next = signoffStepOf(step.edge.to);
-        if (next) await openSignoffs(ctx, { ...claim, ...set }, next);
+        if (signoffPlaceOf(step.edge.to)) await openSignoffs(ctx, { ...claim, ...set }, step.edge.to);
         return { set };
       }
       if (step.edge.signs) return signShares(ctx, claim, step, facts);
@@ -87,14 +106,20 @@ export function claimTransitionAdapter(pay: PayClaimInput = {}): TransitionAdapt
       const decided = authority ? { via: authority.via, authority_member_id: authority.authorityMemberId } : {};
       if (step.edge.action_key === 'dispute') return { ...decided, set: { disputeRaisedBy: ctx.principal.memberId } };
       if (step.from === 'disputed') return { ...decided, set: { disputeRaisedBy: null } };
+      if (step.edge.to === DIFFERENCE_STATE) return { ...decided, set: await referBankDifference(ctx, claim, pay) };
+      // The difference declined: the referred figures are dropped, the claim stays at what was approved before.
+      if (step.from === DIFFERENCE_STATE) {
+        await closeBankDifference(ctx, claim, false);
+        return decided;
+      }
       if (stateOf(step.def, step.edge.to).semantic === 'payout') await writeSettlement(ctx, claim, pay);
       return decided;
     },
     async save(ctx, claim, change) {
-      await bumpClaimRevision(ctx.db, { organizationId: ctx.principal.organizationId, id: claim.id, set: { ...change.set, state: change.state } });
+      await bumpClaimRevision(ctx.db, { organizationId: ctx.org.id, id: claim.id, set: { ...change.set, state: change.state } });
     },
     async log(ctx, claim, step) {
-      const organizationId = ctx.principal.organizationId;
+      const organizationId = ctx.org.id;
       const via = step.via === 'system' ? (step.edge.gate === 'reporter' ? 'reporter' : 'grant') : step.via;
       await insertClaimDecision(ctx.db, {
         organizationId,
@@ -109,10 +134,12 @@ export function claimTransitionAdapter(pay: PayClaimInput = {}): TransitionAdapt
         reason: step.reason,
         via,
       });
+      const notice = step.to !== step.from ? claimantNotice(step) : undefined;
+      if (notice) await notify(ctx, notice, { memberIds: [claim.claimantMemberId], claimId: claim.id, exceptMemberId: step.actorMemberId });
     },
     // The decider always sees the answer of what they decided, even when it leaves their hands.
     async answer(ctx, id) {
-      const claim = await findClaim(ctx.db, { organizationId: ctx.principal.organizationId, id });
+      const claim = await findClaim(ctx.db, { organizationId: ctx.org.id, id });
       if (!claim) throw new AppError('not_found');
       return claimAnswer(ctx, claim);
     },

@@ -4,7 +4,7 @@
  * database, no clock; it never refuses anything (a duplicate is a signal, never a refusal).
  */
 import { Dec, formatAmount } from '../../lib/money';
-import type { ClaimAnswer } from '../../routers/expenses/claims/schemas';
+import type { ClaimAnswer } from '../../contract/expenses/claims';
 
 // lib/money's decimal: 40 significant digits, ties rounded half away from zero.
 const Money = Dec;

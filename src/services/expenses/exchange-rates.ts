@@ -1,11 +1,9 @@
 import * as fx from '../../db/queries/exchange-rates';
-import { formatRate } from '../../lib/money';
+import { Dec, formatRate } from '../../lib/money';
 import { Refusals, rateInRange } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { checkRevision } from '../revision';
-import { recordSettingsChange } from '../settings/history';
-import { decodePage, pageOf } from '../settings/page';
-import { conflict, knownCurrency, notFound, pageLimit, uniqueOrConflict, written } from '../settings/records';
+import { openPage } from '../settings/page';
+import { changeRecord, conflict, createdRecord, deactivateRecord, knownCurrency, uniquely, type RecordChange, type SetupFamily } from '../settings/setup';
 
 /**
  * settings.exchangeRates: the organization's reference rates by date, base-currency units per one
@@ -37,11 +35,19 @@ const checkRate = (r: Refusals, rate: string | undefined) => rate === undefined 
 
 export async function listExchangeRates(ctx: ServiceContext, input: { currency?: string; include_inactive?: boolean; limit?: number; cursor?: string }) {
   const filters = { include_inactive: input.include_inactive ?? false, currency: input.currency };
-  const after = await decodePage(ctx, ENTITY, input, filters);
-  const limit = pageLimit(input);
-  const rows = await fx.listExchangeRates(ctx.db, { organizationId: ctx.org.id, includeInactive: filters.include_inactive, currency: input.currency, after, limit: limit + 1 });
-  return pageOf(ctx, ENTITY, filters, rows, limit, (x) => ({ value: `${x.currency}:${x.rateDate}`, id: x.id }), (x) => exchangeRateView(x, ctx.org.baseCurrency));
+  const page = await openPage(ctx, ENTITY, input, filters);
+  const rows = await fx.listExchangeRates(ctx.db, { organizationId: ctx.org.id, includeInactive: filters.include_inactive, currency: input.currency, after: page.after, limit: page.take });
+  return page.answer(rows, (x) => ({ value: `${x.currency}:${x.rateDate}`, id: x.id }), (x) => exchangeRateView(x, ctx.org.baseCurrency));
 }
+
+const exchangeRates: SetupFamily<fx.ExchangeRateRow, ExchangeRateAnswer> = {
+  entity: ENTITY,
+  what: 'exchange rate',
+  lock: (ctx, id) => fx.lockExchangeRate(ctx.db, { organizationId: ctx.org.id, id }),
+  write: (ctx, current, set) => fx.updateExchangeRateRow(ctx.db, { organizationId: ctx.org.id, id: current.id, set }),
+  view: (ctx, row) => exchangeRateView(row, ctx.org.baseCurrency),
+  inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+};
 
 export async function createExchangeRate(ctx: ServiceContext, input: { currency: string; rate_date: string; rate: string }): Promise<ExchangeRateAnswer> {
   const r = new Refusals();
@@ -50,46 +56,28 @@ export async function createExchangeRate(ctx: ServiceContext, input: { currency:
   }
   checkRate(r, input.rate);
   r.throwIfAny();
-  const row = written(
-    await uniqueOrConflict(
-      fx.insertExchangeRate(ctx.db, { organizationId: ctx.org.id, currency: input.currency, rateDate: input.rate_date, rate: input.rate }),
-      DAY_TAKEN,
-      '/rate_date',
-      `A rate of ${input.currency} on ${input.rate_date} already exists; update it instead`,
-    ),
+  const row = await uniquely(
+    () => fx.insertExchangeRate(ctx.db, { organizationId: ctx.org.id, currency: input.currency, rateDate: input.rate_date, rate: input.rate }),
+    DAY_TAKEN,
+    '/rate_date',
+    `A rate of ${input.currency} on ${input.rate_date} already exists; update it instead`,
   );
-  const after = exchangeRateView(row, ctx.org.baseCurrency);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', after });
-  return after;
+  return createdRecord(ctx, exchangeRates, row);
 }
 
 /** Corrects a rate's value; its currency and day stay (deactivate it and create another instead). */
-export async function updateExchangeRate(ctx: ServiceContext, input: { id: string; expected_revision: number; rate?: string }): Promise<ExchangeRateAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  const current = await fx.lockExchangeRate(ctx.db, q);
-  if (!current) throw notFound('exchange rate');
-  checkRevision(current.revision, input.expected_revision);
-  if (!current.active) throw conflict('/id', 'is inactive', 'An inactive exchange rate is kept as it was; create a new one');
-  const r = new Refusals();
-  checkRate(r, input.rate);
-  r.throwIfAny();
-  const row = written(await fx.updateExchangeRateRow(ctx.db, { ...q, set: { rate: input.rate } }));
-  const before = exchangeRateView(current, ctx.org.baseCurrency);
-  const after = exchangeRateView(row, ctx.org.baseCurrency);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before, after });
-  return after;
+export async function updateExchangeRate(ctx: ServiceContext, input: RecordChange & { rate?: string }): Promise<ExchangeRateAnswer> {
+  return changeRecord(ctx, exchangeRates, input, (current) => {
+    if (!current.active) throw conflict('/id', 'is inactive', 'An inactive exchange rate is kept as it was; create a new one');
+    const r = new Refusals();
+    checkRate(r, input.rate);
+    r.throwIfAny();
+    // A rate sent as it stands ("4.5" for 4.5000000000) is no change.
+    return { rate: input.rate !== undefined && !new Dec(input.rate).eq(current.rate) ? input.rate : undefined };
+  });
 }
 
 /** A deactivated rate is no longer the reference of its day; the day is free for a new rate. */
-export async function deactivateExchangeRate(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<ExchangeRateAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  const current = await fx.lockExchangeRate(ctx.db, q);
-  if (!current) throw notFound('exchange rate');
-  checkRevision(current.revision, input.expected_revision);
-  if (!current.active) throw conflict('/id', 'is already inactive', 'The exchange rate is already inactive');
-  const row = written(await fx.updateExchangeRateRow(ctx.db, { ...q, set: { active: false } }));
-  const before = exchangeRateView(current, ctx.org.baseCurrency);
-  const after = exchangeRateView(row, ctx.org.baseCurrency);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
-  return after;
+export async function deactivateExchangeRate(ctx: ServiceContext, input: RecordChange): Promise<ExchangeRateAnswer> {
+  return deactivateRecord(ctx, exchangeRates, input, () => ({ active: false }));
 }

@@ -3,6 +3,7 @@
  * owner. Nobody files for anybody else, and a claim never starts anywhere but in the workflow's
  * initial (draft) state, in the organization's base currency, at revision 1.
  */
+import { recordEvent } from '../events/append';
 import { findClaimGroup, insertClaim } from '../../db/queries/claims';
 import { findPayoutChannel } from '../../db/queries/people';
 import { nextSequenceValue } from '../../db/queries/sequences';
@@ -26,7 +27,7 @@ export function claimReference(year: number, n: number): string {
 /** Files the claim with the next reference of the organization's sequence for the current year. */
 export async function fileClaim(ctx: ServiceContext, input: FileClaimInput): Promise<ClaimAnswer> {
   const { db, principal, org } = ctx;
-  const organizationId = principal.organizationId;
+  const organizationId = org.id;
 
   // Every rule is checked before refusing, so one answer names every field at fault.
   const r = new Refusals();
@@ -59,5 +60,6 @@ export async function fileClaim(ctx: ServiceContext, input: FileClaimInput): Pro
     revision: 1,
     createdAt: ctx.now,
   });
+  await recordEvent(ctx, 'expenses.claim.created', { type: 'expense_claim', id: claim.id, revision: claim.revision }, { state: claim.state, claimant_member_id: claim.claimantMemberId });
   return claimAnswer(ctx, claim);
 }

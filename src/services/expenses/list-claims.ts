@@ -1,5 +1,5 @@
 /**
- * One page of the claim list (GET /v1/expenses/claims, DESIGN section 12): `mine` (claims the caller
+ * One page of the claim list (GET /v1/expenses/claims, docs/design.md §12): `mine` (claims the caller
  * filed), `all` (every claim the caller may read: the read rule of queries/claims.ts, so a member
  * without approve or pay gets what they may read, never a 403) and `to_act` (the claims the caller
  * may sign now, with `your_share`). Read only; never another organization's claim, never a claim the
@@ -7,13 +7,16 @@
  */
 import { CREATED_AT_PATTERN, listClaimRows, type ClaimListQuery, type ClaimListRow, type ClaimListScope } from '../../db/queries/claim-list';
 import type { ClaimRow } from '../../db/queries/claims';
-import { decodeCursor, encodeCursor, invalidCursor, type CursorBinding, type CursorPosition } from '../../lib/cursor';
+import type { CursorBinding } from '../../lib/cursor';
+import { keysetPage } from '../keyset-page';
 import { validationError } from '../../lib/errors';
 import { Dec, formatAmount } from '../../lib/money';
-import type { ClaimListPage } from '../../routers/expenses/claims/list-schemas';
+import type { ClaimListPage } from '../../contract/expenses/claim-list';
 import type { ServiceContext } from '../context';
-import { loadWorkflow } from '../workflow/workflows';
-import { claimAnswer, claimReader, claimTransitions, type ClaimAnswer } from './read-claim';
+import { cachedWorkflow } from '../org-config-cache';
+import { claimReader, claimTransitions, claimTransitionsOf, claimViews, type ClaimAnswer } from './read-claim';
+import type { WorkflowDefinition } from '../workflow/types';
+import { claimLineLoader, type ClaimLineLoader } from './claim-line-batch';
 
 export type { ClaimListPage };
 
@@ -36,25 +39,40 @@ export type SignsOf = (ctx: ServiceContext, claim: ClaimRow) => Promise<Sign[]>;
 /** The approve descriptor of the claim answer (claimTransitions), so to_act and the answer agree. */
 export const approveSigns: SignsOf = async (ctx, claim) => (await claimTransitions(ctx, claim)).find((d) => d.action_key === 'approve')?.signs ?? [];
 
-/** `signsOf` is the engine's descriptor; tests of the paging give their own until the engine signs. */
-export async function listClaims(ctx: ServiceContext, input: ListClaimsInput, signsOf: SignsOf = approveSigns): Promise<ClaimListPage> {
-  const organizationId = ctx.principal.organizationId;
+/**
+ * The shares the caller may sign now on each claim of a batch of candidates, in the batch's order;
+ * lines and shares through the page's loader (the page's views reuse them).
+ */
+type PageSigns = (ctx: ServiceContext, claims: ClaimRow[], def: WorkflowDefinition, loader: ClaimLineLoader) => Promise<Sign[][]>;
+
+/** approveSigns of a batch of candidates at once (claimTransitionsOf): statements per batch, not per claim. */
+const approveSignsOfPage: PageSigns = async (ctx, claims, def, loader) =>
+  (await claimTransitionsOf(ctx, claims, def, loader)).map((descriptors) => descriptors.find((d) => d.action_key === 'approve')?.signs ?? []);
+
+/** A per-claim `signsOf` over a batch, one claim after another. */
+const perClaim =
+  (signsOf: SignsOf): PageSigns =>
+  async (ctx, claims) => {
+    const out: Sign[][] = [];
+    for (const claim of claims) out.push(await signsOf(ctx, claim));
+    return out;
+  };
+
+/** `signsOf` is the engine's descriptor (a batch at once); tests of the paging give their own, per claim. */
+export async function listClaims(ctx: ServiceContext, input: ListClaimsInput, signsOf?: SignsOf): Promise<ClaimListPage> {
+  const organizationId = ctx.org.id;
   const scope = input.scope ?? 'mine';
   const limit = input.limit ?? DEFAULT_CLAIM_LIMIT;
+  // The workflow once per page (from the process cache): the state filter's check and every listed claim's state.
+  const def = await cachedWorkflow(ctx, 'expense_claim');
   if (input.state !== undefined) {
-    const def = await loadWorkflow(ctx.db, organizationId, 'expense_claim');
     if (!def.states.some((s) => s.key === input.state)) {
       throw validationError('/query/state', `is not a state of the claim workflow (${def.states.map((s) => s.key).join(', ')})`);
     }
   }
   // The cursor is bound to everything that decides which rows come in which order; not to limit.
   const binding: CursorBinding = { sort: 'expense_claims:created_at', order: 'desc', filters: { scope, state: input.state, month: input.month, q: input.q } };
-  const secret = await ctx.cursorSecret();
-  let after: CursorPosition | undefined;
-  if (input.cursor !== undefined) {
-    after = decodeCursor(secret, input.cursor, binding);
-    if (after.value === null || !CREATED_AT_PATTERN.test(after.value) || !/^[0-9a-f-]{36}$/i.test(after.id)) throw invalidCursor();
-  }
+  const keyset = await keysetPage(ctx, { binding, cursor: input.cursor, limit, value: CREATED_AT_PATTERN });
   const query: ClaimListQuery = {
     organizationId,
     scope,
@@ -63,21 +81,26 @@ export async function listClaims(ctx: ServiceContext, input: ListClaimsInput, si
     month: input.month,
     timeZone: ctx.org.timeZone,
     q: input.q,
-    after: after ? { value: after.value!, id: after.id } : undefined,
-    take: limit + 1,
+    after: keyset.after,
+    take: keyset.take,
   };
 
-  const found = scope === 'to_act' ? await toActRows(ctx, query, limit, signsOf) : (await listClaimRows(ctx.db, query)).map((row) => ({ row, signs: undefined }));
-  const page = found.slice(0, limit);
-  const last = page[page.length - 1];
-  const claims: ClaimListPage['claims'] = [];
-  for (const { row, signs } of page) {
-    const { claim } = await claimAnswer(ctx, row);
-    claims.push(signs ? { ...claim, your_share: yourShare(signs, ctx.org.baseCurrency) } : claim);
-  }
+  // One read of lines and shares per claim for the page: the engine's amounts and the views alike.
+  const lines = claimLineLoader(ctx);
+  const found: { row: ClaimListRow; signs?: Sign[] }[] =
+    scope === 'to_act'
+      ? await toActRows(ctx, query, limit, def, signsOf ? perClaim(signsOf) : approveSignsOfPage, lines)
+      : (await listClaimRows(ctx.db, query)).map((row) => ({ row }));
+  const { page, next_cursor } = keyset.cut(found, (f) => ({ value: f.row.sortValue, id: f.row.id }));
+  // The claim part of each claim's answer, for the whole page at once (claimViews).
+  const views = await claimViews(ctx, page.map((f) => f.row), def, lines);
+  const claims: ClaimListPage['claims'] = page.map(({ signs }, i) => {
+    const claim = views[i]!;
+    return signs ? { ...claim, your_share: yourShare(signs, ctx.org.baseCurrency) } : claim;
+  });
   return {
     claims,
-    next_cursor: found.length > limit && last ? encodeCursor(secret, binding, { value: last.row.sortValue, id: last.row.id }) : null,
+    next_cursor,
   };
 }
 
@@ -90,18 +113,22 @@ function yourShare(signs: Sign[], base: string): string {
 
 /**
  * `to_act`: walks the prefiltered candidates in list order, keeping those whose approve descriptor
- * signs something, until `limit + 1` are kept or the candidates run out. The next page's cursor is
- * the last kept claim, so candidates looked at and dropped after it are looked at again (and dropped
- * again) next time, and nothing is ever answered twice.
+ * signs something, until `limit + 1` are kept or the candidates run out (each batch of candidates
+ * judged at once). The next page's cursor is the last kept claim, so candidates looked at and
+ * dropped after it are looked at again (and dropped again) next time, and nothing is ever answered twice.
  */
-async function toActRows(ctx: ServiceContext, query: ClaimListQuery, limit: number, signsOf: SignsOf) {
+async function toActRows(ctx: ServiceContext, query: ClaimListQuery, limit: number, def: WorkflowDefinition, signsOf: PageSigns, lines: ClaimLineLoader) {
   const kept: { row: ClaimListRow; signs: Sign[] }[] = [];
   let after = query.after;
-  const take = Math.min(100, Math.max(query.take, 25));
+  // A batch is the page's take (at least 25, at most the longest page's 101): candidates now come from
+  // the caller's own open sign-offs, so nearly every one is kept and a page takes a single batch.
+  const take = Math.min(101, Math.max(query.take, 25));
   for (;;) {
     const rows = await listClaimRows(ctx.db, { ...query, after, take });
-    for (const row of rows) {
-      const signs = await signsOf(ctx, row);
+    // The whole batch's descriptors at once: a handful of statements per batch, whatever its length.
+    const signed = await signsOf(ctx, rows, def, lines);
+    for (const [i, row] of rows.entries()) {
+      const signs = signed[i]!;
       if (signs.length > 0) kept.push({ row, signs });
       if (kept.length > limit) return kept;
     }

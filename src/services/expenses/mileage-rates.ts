@@ -2,15 +2,13 @@ import * as ref from '../../db/queries/expense-reference-data';
 import { Dec, formatRate } from '../../lib/money';
 import { Refusals, rateInRange } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { checkRevision } from '../revision';
-import { recordSettingsChange } from '../settings/history';
-import { decodePage, pageOf } from '../settings/page';
-import { conflict, notFound, pageLimit, visibleText, written } from '../settings/records';
-import { checkRateHeader, guardRateInUse, MAX_BANDS } from './rate-rules';
+import { openPage } from '../settings/page';
+import { changeRecord, createdRecord, deactivateRecord, visibleText, written, type RecordChange } from '../settings/setup';
+import { checkRateHeader, guardRateInUse, MAX_BANDS, rateFamily, sameBands } from './rate-rules';
 
 /**
  * settings.mileageRates: a rate per kilometre in force for a dated period, in bands by distance
- * (banded cumulatively over the claimant's year, DESIGN section 17). Bands are given in order and are
+ * (banded cumulatively over the claimant's year, docs/design.md §17). Bands are given in order and are
  * contiguous from 0 km: each starts where the previous one ends (to_km exclusive), only the last may
  * be open (to_km null). Rates per km are positive with up to 10 places.
  */
@@ -75,9 +73,15 @@ export function checkMileageBands(r: Refusals, bands: MileageBandInput[]) {
   return out;
 }
 
-async function viewOf(ctx: ServiceContext, id: string): Promise<MileageRateAnswer> {
-  return mileageRateView(written(await ref.findMileageRate(ctx.db, { organizationId: ctx.org.id, id })));
-}
+const mileageRates = rateFamily<MileageRateWithBands, MileageRateAnswer, ReturnType<typeof checkMileageBands>[number]>({
+  entity: ENTITY,
+  what: 'mileage rate',
+  lock: (ctx, q) => ref.lockMileageRate(ctx.db, q),
+  find: (ctx, q) => ref.findMileageRate(ctx.db, q),
+  update: (ctx, q) => ref.updateMileageRateRow(ctx.db, q),
+  replaceBands: (ctx, q) => ref.replaceMileageRateBands(ctx.db, q),
+  view: mileageRateView,
+});
 
 export interface ListRatesInput {
   include_inactive?: boolean;
@@ -90,10 +94,9 @@ export interface ListRatesInput {
 /** Rates by valid_from; deactivated ones with `include_inactive`. */
 export async function listMileageRates(ctx: ServiceContext, input: ListRatesInput) {
   const filters = { include_inactive: input.include_inactive ?? false, on: input.on };
-  const after = await decodePage(ctx, ENTITY, input, filters);
-  const limit = pageLimit(input);
-  const rows = await ref.listMileageRates(ctx.db, { organizationId: ctx.org.id, includeInactive: filters.include_inactive, on: input.on, after, limit: limit + 1 });
-  return pageOf(ctx, ENTITY, filters, rows, limit, (m) => ({ value: m.validFrom, id: m.id }), mileageRateView);
+  const page = await openPage(ctx, ENTITY, input, filters);
+  const rows = await ref.listMileageRates(ctx.db, { organizationId: ctx.org.id, includeInactive: filters.include_inactive, on: input.on, after: page.after, limit: page.take });
+  return page.answer(rows, (m) => ({ value: m.validFrom, id: m.id }), mileageRateView);
 }
 
 export interface CreateMileageRateInput {
@@ -113,14 +116,10 @@ export async function createMileageRate(ctx: ServiceContext, input: CreateMileag
   r.throwIfAny();
   const rate = written(await ref.insertMileageRate(ctx.db, { organizationId: ctx.org.id, name: name!, currency, validFrom: input.valid_from, validTo }));
   await ref.insertMileageRateBands(ctx.db, { organizationId: ctx.org.id, rateId: rate.id, bands });
-  const after = await viewOf(ctx, rate.id);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: rate.id, action: 'create', after });
-  return after;
+  return createdRecord(ctx, mileageRates, await ref.findMileageRate(ctx.db, { organizationId: ctx.org.id, id: rate.id }));
 }
 
-export interface UpdateMileageRateInput {
-  id: string;
-  expected_revision: number;
+export interface UpdateMileageRateInput extends RecordChange {
   name?: string;
   currency?: string;
   valid_from?: string;
@@ -130,35 +129,20 @@ export interface UpdateMileageRateInput {
 
 /** Changes a rate; one a claim line was priced with keeps its bands and currency (409). */
 export async function updateMileageRate(ctx: ServiceContext, input: UpdateMileageRateInput): Promise<MileageRateAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  const current = await ref.lockMileageRate(ctx.db, q);
-  if (!current) throw notFound('mileage rate');
-  checkRevision(current.revision, input.expected_revision);
-  const before = await viewOf(ctx, current.id);
-  const from = input.valid_from ?? current.validFrom;
-  const to = input.valid_to === undefined ? current.validTo : input.valid_to;
-  const r = new Refusals();
-  const { name } = checkRateHeader(r, input, { from, to });
-  const bands = input.bands && checkMileageBands(r, input.bands);
-  r.throwIfAny();
-  await guardRateInUse(ctx, current, 'mileage', { bands: input.bands !== undefined, currency: input.currency, from, to });
-  await ref.updateMileageRateRow(ctx.db, { ...q, set: { name, currency: input.currency, validFrom: from, validTo: to } });
-  if (bands) await ref.replaceMileageRateBands(ctx.db, { organizationId: ctx.org.id, rateId: current.id, bands });
-  const after = await viewOf(ctx, current.id);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: current.id, action: 'update', before, after });
-  return after;
+  return changeRecord(ctx, mileageRates, input, async (current) => {
+    const from = input.valid_from ?? current.validFrom;
+    const to = input.valid_to === undefined ? current.validTo : input.valid_to;
+    const r = new Refusals();
+    const { name } = checkRateHeader(r, input, { from, to });
+    const bands = input.bands && checkMileageBands(r, input.bands);
+    r.throwIfAny();
+    await guardRateInUse(ctx, current, 'mileage', { bands: input.bands !== undefined, currency: input.currency, from, to });
+    const changed = bands && !sameBands(current.bands, bands, ['fromKm', 'toKm', 'ratePerKm']);
+    return { name, currency: input.currency, validFrom: from, validTo: to, bands: changed ? bands : undefined };
+  });
 }
 
 /** A deactivated rate is offered to no new claim line; lines already priced keep it. */
-export async function deactivateMileageRate(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<MileageRateAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  const current = await ref.lockMileageRate(ctx.db, q);
-  if (!current) throw notFound('mileage rate');
-  checkRevision(current.revision, input.expected_revision);
-  if (!current.active) throw conflict('/id', 'is already inactive', 'The mileage rate is already inactive');
-  const before = await viewOf(ctx, current.id);
-  await ref.updateMileageRateRow(ctx.db, { ...q, set: { active: false } });
-  const after = await viewOf(ctx, current.id);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: current.id, action: 'deactivate', before, after });
-  return after;
+export async function deactivateMileageRate(ctx: ServiceContext, input: RecordChange): Promise<MileageRateAnswer> {
+  return deactivateRecord(ctx, mileageRates, input, () => ({ active: false }));
 }

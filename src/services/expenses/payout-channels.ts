@@ -13,15 +13,13 @@ import {
   type PayoutChannelRow,
 } from '../../db/queries/people';
 import type { MaskedPayoutField } from '../../db/schema';
-import type { PayoutChannelKey } from '../../domain/expenses';
+import type { DuitNowIdType, PayoutChannelKey } from '../../domain/expenses';
 import { validationError } from '../../lib/errors';
 import { Refusals } from '../../lib/refusals';
 import { seal } from '../../lib/secret-box';
 import type { ServiceContext } from '../context';
-import { checkRevision } from '../revision';
-import { recordSettingsChange } from '../settings/history';
-import { decodePage, pageOf } from '../settings/page';
-import { conflict, notFound, pageLimit, visibleText, written } from '../settings/records';
+import { openPage } from '../settings/page';
+import { createdRecord, deactivateRecord, visibleText, type RecordChange, type SetupFamily } from '../settings/setup';
 import { malaysianBankName } from './malaysian-banks';
 
 /**
@@ -151,9 +149,6 @@ export async function deactivatePayoutChannel(db: Database, q: { organizationId:
 
 const ENTITY = 'payoutChannels';
 
-export const DUITNOW_ID_TYPES = ['mobile', 'nric', 'business_reg', 'passport'] as const;
-export type DuitNowIdType = (typeof DUITNOW_ID_TYPES)[number];
-
 const DUITNOW_ID_TYPE_NAMES: Record<DuitNowIdType, string> = {
   mobile: 'Mobile number',
   nric: 'MyKad (NRIC) number',
@@ -251,17 +246,26 @@ export async function listMyPayoutChannels(ctx: ServiceContext, input: { include
   const filters = { include_inactive: input.include_inactive ?? false };
   // The member is part of the list's binding: one member's cursor does not page another's list.
   const binding = { ...filters, member_id: ctx.principal.memberId };
-  const after = await decodePage(ctx, ENTITY, input, binding);
-  const limit = pageLimit(input);
+  const page = await openPage(ctx, ENTITY, input, binding);
   const rows = await listMemberPayoutChannels(ctx.db, {
     organizationId: ctx.org.id,
     memberId: ctx.principal.memberId,
     includeInactive: filters.include_inactive,
-    after,
-    limit: limit + 1,
+    after: page.after,
+    limit: page.take,
   });
-  return pageOf(ctx, ENTITY, binding, rows, limit, (c) => ({ value: c.name, id: c.id }), payoutChannelView);
+  return page.answer(rows, (c) => ({ value: c.name, id: c.id }), payoutChannelView);
 }
+
+/** The caller's own channels: another member's is not found (404). */
+const payoutChannels: SetupFamily<PayoutChannelRow, PayoutChannelAnswer, { active: false }> = {
+  entity: ENTITY,
+  what: 'payout channel of yours',
+  lock: (ctx, id) => lockMemberPayoutChannel(ctx.db, { organizationId: ctx.org.id, id, memberId: ctx.principal.memberId }),
+  write: (ctx, current) => deactivatePayoutChannelRow(ctx.db, { organizationId: ctx.org.id, id: current.id }),
+  view: (_ctx, row) => payoutChannelView(row),
+  inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+};
 
 /** Adds a channel of the caller; the values are encrypted under `payoutKey` (AES-256-GCM, the organization as associated data). */
 export async function createMyPayoutChannel(ctx: ServiceContext, input: PayoutChannelInput, secrets: { payoutKey: Buffer }): Promise<PayoutChannelAnswer> {
@@ -279,21 +283,10 @@ export async function createMyPayoutChannel(ctx: ServiceContext, input: PayoutCh
     accountTail,
     active: true,
   });
-  const after = payoutChannelView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', after });
-  return after;
+  return createdRecord(ctx, payoutChannels, row);
 }
 
 /** Deactivates one of the caller's channels; another member's is not found (404). */
-export async function deactivateMyPayoutChannel(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<PayoutChannelAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  const current = await lockMemberPayoutChannel(ctx.db, { ...q, memberId: ctx.principal.memberId });
-  if (!current) throw notFound('payout channel of yours');
-  checkRevision(current.revision, input.expected_revision);
-  if (!current.active) throw conflict('/id', 'is already inactive', 'The payout channel is already inactive');
-  const row = written(await deactivatePayoutChannelRow(ctx.db, q));
-  const before = payoutChannelView(current);
-  const after = payoutChannelView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
-  return after;
+export async function deactivateMyPayoutChannel(ctx: ServiceContext, input: RecordChange): Promise<PayoutChannelAnswer> {
+  return deactivateRecord(ctx, payoutChannels, input, () => ({ active: false }));
 }

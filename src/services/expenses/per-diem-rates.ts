@@ -3,12 +3,10 @@ import { isCurrency } from '../../lib/code-lists';
 import { checkAmountPlaces, Dec, formatAmount } from '../../lib/money';
 import { amountInCurrency, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { checkRevision } from '../revision';
-import { recordSettingsChange } from '../settings/history';
-import { decodePage, pageOf } from '../settings/page';
-import { conflict, notFound, pageLimit, visibleText, written } from '../settings/records';
+import { openPage } from '../settings/page';
+import { changeRecord, createdRecord, deactivateRecord, visibleText, written, type RecordChange } from '../settings/setup';
 import type { ListRatesInput } from './mileage-rates';
-import { checkRateHeader, guardRateInUse, MAX_BANDS } from './rate-rules';
+import { checkRateHeader, guardRateInUse, MAX_BANDS, rateFamily, sameBands } from './rate-rules';
 
 /**
  * settings.perDiemRates: a daily allowance in force for a dated period, with bands (domestic,
@@ -56,17 +54,22 @@ export function checkPerDiemBands(r: Refusals, bands: PerDiemBandInput[], curren
   });
 }
 
-async function viewOf(ctx: ServiceContext, id: string): Promise<PerDiemRateAnswer> {
-  return perDiemRateView(written(await ref.findPerDiemRate(ctx.db, { organizationId: ctx.org.id, id })));
-}
+const perDiemRates = rateFamily<PerDiemRateWithBands, PerDiemRateAnswer, ReturnType<typeof checkPerDiemBands>[number]>({
+  entity: ENTITY,
+  what: 'per-diem rate',
+  lock: (ctx, q) => ref.lockPerDiemRate(ctx.db, q),
+  find: (ctx, q) => ref.findPerDiemRate(ctx.db, q),
+  update: (ctx, q) => ref.updatePerDiemRateRow(ctx.db, q),
+  replaceBands: (ctx, q) => ref.replacePerDiemRateBands(ctx.db, q),
+  view: perDiemRateView,
+});
 
 /** Rates by valid_from; deactivated ones with `include_inactive`. */
 export async function listPerDiemRates(ctx: ServiceContext, input: ListRatesInput) {
   const filters = { include_inactive: input.include_inactive ?? false, on: input.on };
-  const after = await decodePage(ctx, ENTITY, input, filters);
-  const limit = pageLimit(input);
-  const rows = await ref.listPerDiemRates(ctx.db, { organizationId: ctx.org.id, includeInactive: filters.include_inactive, on: input.on, after, limit: limit + 1 });
-  return pageOf(ctx, ENTITY, filters, rows, limit, (p) => ({ value: p.validFrom, id: p.id }), perDiemRateView);
+  const page = await openPage(ctx, ENTITY, input, filters);
+  const rows = await ref.listPerDiemRates(ctx.db, { organizationId: ctx.org.id, includeInactive: filters.include_inactive, on: input.on, after: page.after, limit: page.take });
+  return page.answer(rows, (p) => ({ value: p.validFrom, id: p.id }), perDiemRateView);
 }
 
 export interface CreatePerDiemRateInput {
@@ -87,14 +90,10 @@ export async function createPerDiemRate(ctx: ServiceContext, input: CreatePerDie
   r.throwIfAny();
   const rate = written(await ref.insertPerDiemRate(ctx.db, { organizationId: ctx.org.id, name: name!, currency, validFrom: input.valid_from, validTo }));
   await ref.insertPerDiemRateBands(ctx.db, { organizationId: ctx.org.id, rateId: rate.id, bands });
-  const after = await viewOf(ctx, rate.id);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: rate.id, action: 'create', after });
-  return after;
+  return createdRecord(ctx, perDiemRates, await ref.findPerDiemRate(ctx.db, { organizationId: ctx.org.id, id: rate.id }));
 }
 
-export interface UpdatePerDiemRateInput {
-  id: string;
-  expected_revision: number;
+export interface UpdatePerDiemRateInput extends RecordChange {
   name?: string;
   currency?: string;
   valid_from?: string;
@@ -104,44 +103,28 @@ export interface UpdatePerDiemRateInput {
 
 /** Changes a rate; one a claim line was priced with keeps its bands and currency (409). */
 export async function updatePerDiemRate(ctx: ServiceContext, input: UpdatePerDiemRateInput): Promise<PerDiemRateAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  const current = await ref.lockPerDiemRate(ctx.db, q);
-  if (!current) throw notFound('per-diem rate');
-  checkRevision(current.revision, input.expected_revision);
-  const stored = written(await ref.findPerDiemRate(ctx.db, q));
-  const before = perDiemRateView(stored);
-  const from = input.valid_from ?? current.validFrom;
-  const to = input.valid_to === undefined ? current.validTo : input.valid_to;
-  const currency = input.currency ?? current.currency;
-  const r = new Refusals();
-  const { name } = checkRateHeader(r, input, { from, to });
-  let bands: ReturnType<typeof checkPerDiemBands> | undefined;
-  if (isCurrency(currency)) {
-    if (input.bands) bands = checkPerDiemBands(r, input.bands, currency);
-    else if (currency !== current.currency) {
-      const misfit = stored.bands.find((b) => !checkAmountPlaces(new Dec(b.amountPerDay).toFixed(), currency));
-      r.check(!misfit, '/currency', `cannot hold the band ${misfit?.band}'s amount per day; send the bands again in ${currency}`);
+  return changeRecord(ctx, perDiemRates, input, async (current) => {
+    const from = input.valid_from ?? current.validFrom;
+    const to = input.valid_to === undefined ? current.validTo : input.valid_to;
+    const currency = input.currency ?? current.currency;
+    const r = new Refusals();
+    const { name } = checkRateHeader(r, input, { from, to });
+    let bands: ReturnType<typeof checkPerDiemBands> | undefined;
+    if (isCurrency(currency)) {
+      if (input.bands) bands = checkPerDiemBands(r, input.bands, currency);
+      else if (currency !== current.currency) {
+        const misfit = current.bands.find((b) => !checkAmountPlaces(new Dec(b.amountPerDay).toFixed(), currency));
+        r.check(!misfit, '/currency', `cannot hold the band ${misfit?.band}'s amount per day; send the bands again in ${currency}`);
+      }
     }
-  }
-  r.throwIfAny();
-  await guardRateInUse(ctx, current, 'per_diem', { bands: input.bands !== undefined, currency: input.currency, from, to });
-  await ref.updatePerDiemRateRow(ctx.db, { ...q, set: { name, currency: input.currency, validFrom: from, validTo: to } });
-  if (bands) await ref.replacePerDiemRateBands(ctx.db, { organizationId: ctx.org.id, rateId: current.id, bands });
-  const after = await viewOf(ctx, current.id);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: current.id, action: 'update', before, after });
-  return after;
+    r.throwIfAny();
+    await guardRateInUse(ctx, current, 'per_diem', { bands: input.bands !== undefined, currency: input.currency, from, to });
+    const changed = bands && !sameBands(current.bands, bands, ['amountPerDay']);
+    return { name, currency: input.currency, validFrom: from, validTo: to, bands: changed ? bands : undefined };
+  });
 }
 
 /** A deactivated rate is offered to no new claim line; lines already priced keep it. */
-export async function deactivatePerDiemRate(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<PerDiemRateAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  const current = await ref.lockPerDiemRate(ctx.db, q);
-  if (!current) throw notFound('per-diem rate');
-  checkRevision(current.revision, input.expected_revision);
-  if (!current.active) throw conflict('/id', 'is already inactive', 'The per-diem rate is already inactive');
-  const before = await viewOf(ctx, current.id);
-  await ref.updatePerDiemRateRow(ctx.db, { ...q, set: { active: false } });
-  const after = await viewOf(ctx, current.id);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: current.id, action: 'deactivate', before, after });
-  return after;
+export async function deactivatePerDiemRate(ctx: ServiceContext, input: RecordChange): Promise<PerDiemRateAnswer> {
+  return deactivateRecord(ctx, perDiemRates, input, () => ({ active: false }));
 }

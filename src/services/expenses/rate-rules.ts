@@ -1,7 +1,8 @@
 import { claimLineUseOfRate } from '../../db/queries/expense-reference-data';
+import { Dec } from '../../lib/money';
 import { datedPeriod, type Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { conflict, knownCurrency, visibleText } from '../settings/records';
+import { conflict, knownCurrency, visibleText, written, type SetupFamily } from '../settings/setup';
 
 /**
  * What mileage and per-diem rates share: a name, a currency, a dated period, and the rule that a rate
@@ -47,4 +48,70 @@ export async function guardRateInUse(
   if (use.lastDay && change.to !== null && change.to < use.lastDay) {
     throw conflict('/valid_to', `must stay on or after ${use.lastDay}, the last expense date priced with the rate`, `valid_to cannot move before ${use.lastDay}: ${used}`);
   }
+}
+
+/** The dated header of a rate as stored. */
+interface RateRow {
+  id: string;
+  name: string;
+  currency: string;
+  validFrom: string;
+  validTo: string | null;
+  active: boolean;
+  revision: number;
+}
+
+/** A rate's change: header fields, and the bands only when they differ from the stored ones. */
+export interface RateChange<Band> {
+  name?: string;
+  currency?: string;
+  validFrom?: string;
+  validTo?: string | null;
+  active?: boolean;
+  bands?: Band[];
+}
+
+/**
+ * The set-up family of a banded rate (mileage, per diem): locked by its header, answered with its
+ * bands, its bands replaced whole when they change.
+ */
+export function rateFamily<Row extends RateRow & { bands: unknown[] }, View, Band>(f: {
+  entity: string;
+  what: string;
+  lock(ctx: ServiceContext, q: { organizationId: string; id: string }): Promise<unknown>;
+  find(ctx: ServiceContext, q: { organizationId: string; id: string }): Promise<Row | undefined>;
+  update(ctx: ServiceContext, q: { organizationId: string; id: string; set: Omit<RateChange<Band>, 'bands'> }): Promise<unknown>;
+  replaceBands(ctx: ServiceContext, q: { organizationId: string; rateId: string; bands: Band[] }): Promise<unknown>;
+  view(row: Row): View;
+}): SetupFamily<Row, View, RateChange<Band>> {
+  return {
+    entity: f.entity,
+    what: f.what,
+    lock: async (ctx, id) => {
+      const q = { organizationId: ctx.org.id, id };
+      return (await f.lock(ctx, q)) ? f.find(ctx, q) : undefined;
+    },
+    write: async (ctx, current, { bands, ...set }) => {
+      const q = { organizationId: ctx.org.id, id: current.id };
+      written(await f.update(ctx, { ...q, set }));
+      if (bands) await f.replaceBands(ctx, { organizationId: ctx.org.id, rateId: current.id, bands });
+      return f.find(ctx, q);
+    },
+    view: (_ctx, row) => f.view(row),
+    inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+  };
+}
+
+/** Whether bands as checked (decimal strings as sent) say what the stored ones say. */
+export function sameBands<T extends Record<string, string | null>>(stored: T[], sent: T[], decimals: (keyof T)[]): boolean {
+  if (stored.length !== sent.length) return false;
+  return stored.every((s, i) => {
+    const b = sent[i]!;
+    return Object.keys(b).every((k) => {
+      const x = s[k];
+      const y = b[k];
+      if (x === null || y === null || x === undefined || y === undefined) return x === y;
+      return decimals.includes(k) ? new Dec(x).eq(y) : x === y;
+    });
+  });
 }

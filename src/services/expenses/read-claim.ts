@@ -7,6 +7,7 @@
 import {
   findClaimsSharingDocuments,
   findReadableClaim,
+  latestDecisionsFrom,
   listActiveLineDocuments,
   listClaimDecisions,
   listClaimLines,
@@ -18,16 +19,19 @@ import {
 import { todayIn } from '../../lib/dates';
 import { AppError } from '../../lib/errors';
 import { formatAmount, formatRate } from '../../lib/money';
-import type { ClaimAnswer } from '../../routers/expenses/claims/schemas';
+import type { ClaimAnswer } from '../../contract/expenses/claims';
 import { hasPermission, type Principal } from '../access/principal';
 import type { ServiceContext } from '../context';
-import { primaryUnitNameOn } from '../people/org-chart';
+import { primaryUnitNameOn, primaryUnitNamesOn } from '../people/org-chart';
 import { stateOf } from '../workflow/transitions';
-import { actorOf, loadWorkflow } from '../workflow/workflows';
+import { actorWith, loadWorkflow } from '../workflow/workflows';
 import { availableTransitions } from '../workflow/transitions';
 import type { SignoffRow as EngineSignoffRow } from '../../db/queries/approval-engine';
-import { claimFacts } from './claim-facts';
-import { deriveClaim, possibleDuplicates } from './derive-claim';
+import { claimFacts, claimFactsOf } from './claim-facts';
+import { cachedEngineSetup, cachedWorkflow } from '../org-config-cache';
+import { claimLineLoader, type ClaimLineLoader } from './claim-line-batch';
+import { deriveClaim, possibleDuplicates, type DerivedClaimFields } from './derive-claim';
+import type { WorkflowDefinition } from '../workflow/types';
 
 export type { ClaimAnswer };
 
@@ -50,7 +54,7 @@ export function claimReader(ctx: { principal: Principal; today: string }): Claim
 
 /** Reads one claim the caller may read; any other answers 404, like a claim that does not exist. */
 export async function getClaim(ctx: ServiceContext, input: { id: string }): Promise<ClaimAnswer> {
-  const claim = await findReadableClaim(ctx.db, { organizationId: ctx.principal.organizationId, id: input.id, reader: claimReader(ctx) });
+  const claim = await findReadableClaim(ctx.db, { organizationId: ctx.org.id, id: input.id, reader: claimReader(ctx) });
   if (!claim) throw new AppError('not_found', { detail: 'No such claim in this organization' });
   return claimAnswer(ctx, claim);
 }
@@ -130,22 +134,13 @@ function lineView(
   };
 }
 
-/** Builds the whole answer of one claim for the caller. */
-export async function claimAnswer(ctx: ServiceContext, claim: ClaimRow): Promise<ClaimAnswer> {
-  const { db, principal, org } = ctx;
-  const organizationId = principal.organizationId;
-  const def = await loadWorkflow(db, organizationId, 'expense_claim');
-  const semantic = stateOf(def, claim.state).semantic;
-  const base = org.baseCurrency;
+type Semantic = ReturnType<typeof stateOf>['semantic'];
 
-  const lineRows = await listClaimLines(db, { organizationId, claimId: claim.id });
-  const lineIds = lineRows.map((l) => l.id);
-  const shares = await listLineShares(db, { organizationId, lineIds });
-  const documents = await listActiveLineDocuments(db, { organizationId, lineIds });
-
-  const sharesOf = (lineId: string) => shares.filter((s) => s.lineId === lineId);
-  const projectNames = new Map(shares.filter((s) => s.isProjectAxis).map((s) => [s.analyticAccountId, s.accountName]));
-  const derived = deriveClaim(
+/** The claim's derived fields from its lines and their shares (project names from the shares' project accounts). */
+function derivedOf(lineRows: Pick<LineRow, 'id' | 'lineNo' | 'withdrawn' | 'currency' | 'amount' | 'baseAmount' | 'categoryId' | 'supplierName'>[], sharesOf: (lineId: string) => ShareRow[], base: string) {
+  const projectNames = new Map<string, string>();
+  for (const l of lineRows) for (const s of sharesOf(l.id)) if (s.isProjectAxis) projectNames.set(s.analyticAccountId, s.accountName);
+  return deriveClaim(
     lineRows.map((l) => ({
       line_no: l.lineNo,
       withdrawn: l.withdrawn,
@@ -158,6 +153,104 @@ export async function claimAnswer(ctx: ServiceContext, claim: ClaimRow): Promise
     })),
     { baseCurrency: base, projectNames },
   );
+}
+
+/**
+ * Whether the claimant's unit is looked up on a day rather than the one frozen at the latest
+ * submission: in draft, and for claims submitted before it was frozen.
+ */
+function unitLookedUp(claim: ClaimRow, semantic: Semantic): boolean {
+  return semantic === 'draft' || (claim.claimantUnitName === null && claim.claimantPositionId === null);
+}
+
+/**
+ * The day the claimant's unit is looked up on: today in draft, else the day (in the organization's
+ * time zone) of the latest submission: the latest decision out of a draft state, else submitted_at.
+ */
+function unitDay(ctx: ServiceContext, claim: ClaimRow, semantic: Semantic, latestSubmission: Date | string | undefined): string {
+  if (semantic === 'draft') return ctx.today;
+  const when = latestSubmission ?? claim.submittedAt;
+  return when ? todayIn(ctx.org.timeZone, when instanceof Date ? when : new Date(when)) : ctx.today;
+}
+
+/** The keys of the workflow's draft states (a decision out of one is a submission). */
+const draftStates = (def: WorkflowDefinition) => def.states.filter((s) => s.semantic === 'draft').map((s) => s.key);
+
+/** The answer's `claim` part from the row, its state's semantic, its derived fields and the claimant's unit. */
+function claimPart(claim: ClaimRow, semantic: Semantic, derived: DerivedClaimFields, claimantUnitName: string | null): ClaimAnswer['claim'] {
+  return {
+    id: claim.id,
+    reference: claim.reference,
+    title: claim.title,
+    claimant_member_id: claim.claimantMemberId,
+    claimant_unit_name: claimantUnitName,
+    group_id: claim.groupId,
+    payout_channel_id: claim.payoutChannelId,
+    currency: claim.currency,
+    state: claim.state,
+    semantic,
+    revision: claim.revision,
+    ...derived,
+    created_at: iso(claim.createdAt),
+    submitted_at: claim.submittedAt ? iso(claim.submittedAt) : null,
+  };
+}
+
+/**
+ * The answer's `claim` part for a page of claims (the claim list), from a number of statements that
+ * does not grow with the page: the workflow (unless given), the lines of every claim, their shares,
+ * and, for claims whose claimant's unit is looked up, their latest submissions and the claimants'
+ * primary assignments. Computed by the same functions as claimAnswer, so each item equals the `claim`
+ * of that claim's answer. The claim part names no document, so neither documents nor possible
+ * duplicates are read.
+ */
+export async function claimViews(
+  ctx: ServiceContext,
+  claims: readonly ClaimRow[],
+  workflow?: WorkflowDefinition,
+  loader: ClaimLineLoader = claimLineLoader(ctx),
+): Promise<ClaimAnswer['claim'][]> {
+  if (claims.length === 0) return [];
+  const { db, org } = ctx;
+  const organizationId = org.id;
+  const def = workflow ?? (await loadWorkflow(db, organizationId, 'expense_claim'));
+  const page = claims.map((claim) => ({ claim, semantic: stateOf(def, claim.state).semantic }));
+  const lookUp = page.filter((p) => unitLookedUp(p.claim, p.semantic));
+  // The lines and shares (none read again when the page's loader has them), the latest submissions
+  // and the claimants' units, side by side.
+  const [lines, submissions, unitOn] = await Promise.all([
+    loader.load(claims.map((c) => c.id)),
+    latestDecisionsFrom(db, {
+      organizationId,
+      claimIds: lookUp.filter((p) => p.semantic !== 'draft').map((p) => p.claim.id),
+      fromStates: draftStates(def),
+    }),
+    primaryUnitNamesOn(db, { organizationId, memberIds: lookUp.map((p) => p.claim.claimantMemberId) }),
+  ]);
+  const latestSubmission = new Map(submissions.map((d) => [d.claimId, d.decidedAt]));
+
+  return page.map(({ claim, semantic }) => {
+    const unitName = unitLookedUp(claim, semantic) ? unitOn(claim.claimantMemberId, unitDay(ctx, claim, semantic, latestSubmission.get(claim.id))) : claim.claimantUnitName;
+    const derived = derivedOf(lines.linesOf(claim.id), lines.sharesOf, org.baseCurrency);
+    return claimPart(claim, semantic, derived, unitName);
+  });
+}
+
+/** Builds the whole answer of one claim for the caller. */
+export async function claimAnswer(ctx: ServiceContext, claim: ClaimRow): Promise<ClaimAnswer> {
+  const { db, principal, org } = ctx;
+  const organizationId = org.id;
+  const def = await loadWorkflow(db, organizationId, 'expense_claim');
+  const semantic = stateOf(def, claim.state).semantic;
+  const base = org.baseCurrency;
+
+  const lineRows = await listClaimLines(db, { organizationId, claimId: claim.id });
+  const lineIds = lineRows.map((l) => l.id);
+  const shares = await listLineShares(db, { organizationId, lineIds });
+  const documents = await listActiveLineDocuments(db, { organizationId, lineIds });
+
+  const sharesOf = (lineId: string) => shares.filter((s) => s.lineId === lineId);
+  const derived = derivedOf(lineRows, sharesOf, base);
 
   const hashes = [...new Set(documents.map((d) => d.sha256))];
   const others = await findClaimsSharingDocuments(db, {
@@ -192,39 +285,21 @@ export async function claimAnswer(ctx: ServiceContext, claim: ClaimRow): Promise
   const settlementRows = await listClaimSettlements(db, { organizationId, claimId: claim.id });
   const { facts, step } = await claimFacts(ctx, claim, (key) => stateOf(def, key).semantic);
 
-  // Frozen at the latest submission; in draft (and for claims submitted before it was frozen) as of
-  // the day: today in draft, else the day of the latest submission.
+  // Frozen at the latest submission; in draft (and for claims submitted before it was frozen) looked
+  // up on the day: today in draft, else the day of the latest submission.
   let claimantUnitName = claim.claimantUnitName;
-  if (semantic === 'draft' || (claim.claimantUnitName === null && claim.claimantPositionId === null)) {
-    let unitDay = ctx.today;
-    if (semantic !== 'draft') {
-      const latest = [...decisionRows].reverse().find((d) => def.states.find((s) => s.key === d.fromState)?.semantic === 'draft');
-      const when = latest?.decidedAt ?? claim.submittedAt;
-      if (when) unitDay = todayIn(org.timeZone, when instanceof Date ? when : new Date(when));
-    }
-    claimantUnitName = await primaryUnitNameOn(db, { organizationId, memberId: claim.claimantMemberId, day: unitDay });
+  if (unitLookedUp(claim, semantic)) {
+    const drafts = draftStates(def);
+    const latest = [...decisionRows].reverse().find((d) => drafts.includes(d.fromState));
+    const day = unitDay(ctx, claim, semantic, latest?.decidedAt);
+    claimantUnitName = await primaryUnitNameOn(db, { organizationId, memberId: claim.claimantMemberId, day });
   }
 
   const signoffs = step.signoffs.map((s) => signoffView(s, step.eligible.get(s.id) ?? s.eligible));
-  const available_transitions = availableTransitions(def, facts, await actorOf(db, principal));
+  const available_transitions = availableTransitions(def, facts, actorWith(principal, step.activeMembers));
 
   return {
-    claim: {
-      id: claim.id,
-      reference: claim.reference,
-      title: claim.title,
-      claimant_member_id: claim.claimantMemberId,
-      claimant_unit_name: claimantUnitName,
-      group_id: claim.groupId,
-      payout_channel_id: claim.payoutChannelId,
-      currency: claim.currency,
-      state: claim.state,
-      semantic,
-      revision: claim.revision,
-      ...derived,
-      created_at: iso(claim.createdAt),
-      submitted_at: claim.submittedAt ? iso(claim.submittedAt) : null,
-    },
+    claim: claimPart(claim, semantic, derived, claimantUnitName),
     lines,
     decisions: decisionRows.map((d) => ({
       actor_member_id: d.actorMemberId,
@@ -255,11 +330,24 @@ export async function claimAnswer(ctx: ServiceContext, claim: ClaimRow): Promise
 
 /**
  * The claim's `available_transitions` for the caller, and nothing else of the answer: what the
- * claim answer shows and what `scope=to_act` lists by (the approve descriptor's `signs`). Pass the
- * current state's sign-offs when they are at hand.
+ * claim answer shows and what `scope=to_act` lists by (the approve descriptor's `signs`).
  */
 export async function claimTransitions(ctx: ServiceContext, claim: ClaimRow): Promise<ClaimAnswer['available_transitions']> {
-  const def = await loadWorkflow(ctx.db, ctx.principal.organizationId, 'expense_claim');
-  const { facts } = await claimFacts(ctx, claim, (key) => stateOf(def, key).semantic);
-  return availableTransitions(def, facts, await actorOf(ctx.db, ctx.principal));
+  return (await claimTransitionsOf(ctx, [claim]))[0]!;
+}
+
+/** claimTransitions of several claims (a page of `to_act`), in statements that do not grow with their number. */
+export async function claimTransitionsOf(
+  ctx: ServiceContext,
+  claims: readonly ClaimRow[],
+  workflow?: WorkflowDefinition,
+  loader?: ClaimLineLoader,
+): Promise<ClaimAnswer['available_transitions'][]> {
+  if (claims.length === 0) return [];
+  const def = workflow ?? (await cachedWorkflow(ctx, 'expense_claim'));
+  // A read: the engine's set-up from the process cache under the organization's epoch.
+  const facts = await claimFactsOf(ctx, claims, (key) => stateOf(def, key).semantic, loader, cachedEngineSetup(ctx));
+  // The count of active members the engine read with the policy (the same count actorOf reads).
+  const actor = actorWith(ctx.principal, facts[0]!.step.activeMembers);
+  return facts.map((f) => availableTransitions(def, f.facts, actor));
 }

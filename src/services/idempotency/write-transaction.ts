@@ -55,7 +55,7 @@ export interface WriteSteps<R> {
 }
 
 /**
- * One write, idempotent and in one transaction (DESIGN section 7), for any transport:
+ * One write, idempotent and in one transaction (docs/design.md §7), for any transport:
  *
  * 1. Read the Idempotency-Key: required with an API key (422 idempotency_key_required), optional and
  *    honoured with a session; scoped to the API key, or to the session's member.

@@ -1,59 +1,30 @@
 import type { Database } from '../../db/client';
-import { findOrgUnit, findPosition, findPositionAssignment, findPrimaryUnitOn } from '../../db/queries/people';
-import { systemContextFor } from '../settings/rules';
-import { written } from '../settings/records';
-import { createOrgUnit as createOrgUnitWith } from './org-units';
-import { createPositionAssignment } from './position-assignments';
-import { createPosition as createPositionWith, retirePosition } from './positions';
+import { listPrimaryUnitAssignments } from '../../db/queries/people';
 
-/**
- * The organization chart as other areas read it, and the old set-up signatures `fn(db, { organizationId, ... })`
- * kept as thin wrappers for the demo and test factories until they go through the procedures
- * (settings.orgUnits, settings.positions, settings.positionAssignments). The wrappers run the same
- * services, rules and settings history, acting as the system, and answer the stored rows as before.
- */
+/** The organization chart as other areas read it (set-up goes through settings.orgUnits, positions, positionAssignments). */
 
 /** Name of the org unit of the member's primary position on `day`, or null when none then. */
 export async function primaryUnitNameOn(db: Database, q: { organizationId: string; memberId: string; day: string }): Promise<string | null> {
-  return (await findPrimaryUnitOn(db, q))?.unitName ?? null;
-}
-
-/** @deprecated call settings.orgUnits.create (services/people/org-units.ts createOrgUnit). */
-export async function createOrgUnit(db: Database, input: { organizationId: string; code: string; name: string; parentId?: string | null }) {
-  const ctx = await systemContextFor(db, input.organizationId);
-  const unit = await createOrgUnitWith(ctx, { code: input.code, name: input.name, parent_id: input.parentId ?? null });
-  return written(await findOrgUnit(db, { organizationId: input.organizationId, id: unit.id }));
-}
-
-/** @deprecated call settings.positions.create (services/people/positions.ts createPosition). */
-export async function createPosition(
-  db: Database,
-  input: { organizationId: string; orgUnitId: string; title: string; isUnitHead?: boolean; retiredAt?: Date | null },
-) {
-  const ctx = await systemContextFor(db, input.organizationId);
-  const position = await createPositionWith(ctx, { org_unit_id: input.orgUnitId, title: input.title, is_unit_head: input.isUnitHead ?? false });
-  if (input.retiredAt) {
-    await retirePosition({ ...ctx, now: input.retiredAt }, { id: position.id, expected_revision: position.revision });
-  }
-  return written(await findPosition(db, { organizationId: input.organizationId, id: position.id }));
+  return (await primaryUnitNamesOn(db, { organizationId: q.organizationId, memberIds: [q.memberId] }))(q.memberId, q.day);
 }
 
 /**
- * @deprecated call settings.positionAssignments.create (services/people/position-assignments.ts).
- * From `validFrom` (inclusive) to `validTo` (inclusive, open when absent); a new primary assignment
- * ends the member's open primary one the day before.
+ * The units of several members' primary positions from one statement whatever their number: answers
+ * a lookup of the name of the unit of a member's primary position on a day, or null when none then
+ * (the assignment valid on the day with the latest valid_from, then the latest created, as
+ * findPrimaryUnitOn picks). The claim answer and the claim list both look units up through it.
  */
-export async function assignPosition(
+export async function primaryUnitNamesOn(
   db: Database,
-  input: { organizationId: string; memberId: string; positionId: string; validFrom: string; validTo?: string | null; isPrimary?: boolean },
-) {
-  const ctx = await systemContextFor(db, input.organizationId);
-  const assignment = await createPositionAssignment(ctx, {
-    member_id: input.memberId,
-    position_id: input.positionId,
-    valid_from: input.validFrom,
-    valid_to: input.validTo ?? null,
-    is_primary: input.isPrimary ?? true,
-  });
-  return written(await findPositionAssignment(db, { organizationId: input.organizationId, id: assignment.id }));
+  q: { organizationId: string; memberIds: string[] },
+): Promise<(memberId: string, day: string) => string | null> {
+  const rows = await listPrimaryUnitAssignments(db, { organizationId: q.organizationId, memberIds: [...new Set(q.memberIds)] });
+  const byMember = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const list = byMember.get(row.memberId);
+    if (list) list.push(row);
+    else byMember.set(row.memberId, [row]);
+  }
+  return (memberId, day) =>
+    byMember.get(memberId)?.find((a) => a.validFrom <= day && (a.validTo === null || a.validTo >= day))?.unitName ?? null;
 }

@@ -2,10 +2,8 @@ import { lockSetupScope } from '../../db/queries/keyset';
 import * as people from '../../db/queries/people';
 import { Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { checkRevision } from '../revision';
-import { recordSettingsChange } from '../settings/history';
-import { decodePage, pageOf } from '../settings/page';
-import { conflict, notFound, pageLimit, uniqueOrConflict, visibleText, written } from '../settings/records';
+import { openPage } from '../settings/page';
+import { changeRecord, conflict, createdRecord, deactivateRecord, uniquely, visibleText, written, type RecordChange, type SetupFamily } from '../settings/setup';
 
 /**
  * settings.orgUnits: the units of the organization chart. A code is unique in the organization; a
@@ -36,9 +34,21 @@ export function orgUnitView(row: people.OrgUnitView) {
 }
 export type OrgUnitAnswer = ReturnType<typeof orgUnitView>;
 
-async function viewOf(ctx: ServiceContext, id: string): Promise<OrgUnitAnswer> {
-  return orgUnitView(written(await people.findOrgUnit(ctx.db, { organizationId: ctx.org.id, id })));
-}
+const orgUnits: SetupFamily<people.OrgUnitRow, OrgUnitAnswer> = {
+  entity: ENTITY,
+  what: 'org unit',
+  lock: async (ctx, id) => {
+    await lockSetupScope(ctx.db, ctx.org.id, ORG_CHART_SCOPE);
+    return people.lockOrgUnit(ctx.db, { organizationId: ctx.org.id, id });
+  },
+  write: (ctx, current, set) => codeInUse(() => people.updateOrgUnitRow(ctx.db, { organizationId: ctx.org.id, id: current.id, set }), set.code),
+  // The head is read with the unit.
+  view: async (ctx, row) => orgUnitView(written(await people.findOrgUnit(ctx.db, { organizationId: ctx.org.id, id: row.id }))),
+  inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+};
+
+const codeInUse = <T>(write: () => Promise<T>, code: string | undefined) =>
+  uniquely(write, 'org_units_org_code', '/code', `An org unit with the code ${code} already exists`);
 
 async function checkParent(ctx: ServiceContext, r: Refusals, parentId: string | null | undefined, selfId?: string): Promise<void> {
   if (!parentId) return;
@@ -59,16 +69,15 @@ export interface ListOrgUnitsInput {
 
 export async function listOrgUnits(ctx: ServiceContext, input: ListOrgUnitsInput) {
   const filters = { include_inactive: input.include_inactive ?? false, parent_id: input.parent_id };
-  const after = await decodePage(ctx, ENTITY, input, filters);
-  const limit = pageLimit(input);
+  const page = await openPage(ctx, ENTITY, input, filters);
   const rows = await people.listOrgUnits(ctx.db, {
     organizationId: ctx.org.id,
     includeInactive: filters.include_inactive,
     parentId: input.parent_id,
-    after,
-    limit: limit + 1,
+    after: page.after,
+    limit: page.take,
   });
-  return pageOf(ctx, ENTITY, filters, rows, limit, (r) => ({ value: r.code, id: r.id }), orgUnitView);
+  return page.answer(rows, (r) => ({ value: r.code, id: r.id }), orgUnitView);
 }
 
 export interface CreateOrgUnitInput {
@@ -84,69 +93,37 @@ export async function createOrgUnit(ctx: ServiceContext, input: CreateOrgUnitInp
   await lockSetupScope(ctx.db, ctx.org.id, ORG_CHART_SCOPE);
   await checkParent(ctx, r, input.parent_id);
   r.throwIfAny();
-  const row = written(
-    await uniqueOrConflict(
-      people.insertOrgUnit(ctx.db, { organizationId: ctx.org.id, code, name, parentId: input.parent_id ?? null }),
-      'org_units_org_code',
-      '/code',
-      `An org unit with the code ${code} already exists`,
-    ),
-  );
-  const after = await viewOf(ctx, row.id);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', after });
-  return after;
+  return createdRecord(ctx, orgUnits, await codeInUse(() => people.insertOrgUnit(ctx.db, { organizationId: ctx.org.id, code, name, parentId: input.parent_id ?? null }), code));
 }
 
-export interface UpdateOrgUnitInput {
-  id: string;
-  expected_revision: number;
+export interface UpdateOrgUnitInput extends RecordChange {
   code?: string;
   name?: string;
   parent_id?: string | null;
 }
 
 export async function updateOrgUnit(ctx: ServiceContext, input: UpdateOrgUnitInput): Promise<OrgUnitAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  await lockSetupScope(ctx.db, ctx.org.id, ORG_CHART_SCOPE);
-  const current = await people.lockOrgUnit(ctx.db, q);
-  if (!current) throw notFound('org unit');
-  checkRevision(current.revision, input.expected_revision);
-  const before = await viewOf(ctx, current.id);
-  const r = new Refusals();
-  const code = visibleText(r, input.code, '/code', 50);
-  const name = visibleText(r, input.name, '/name', 200);
-  await checkParent(ctx, r, input.parent_id, current.id);
-  r.throwIfAny();
-  await uniqueOrConflict(
-    people.updateOrgUnitRow(ctx.db, { ...q, set: { code, name, parentId: input.parent_id } }),
-    'org_units_org_code',
-    '/code',
-    `An org unit with the code ${code} already exists`,
-  );
-  const after = await viewOf(ctx, current.id);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: current.id, action: 'update', before, after });
-  return after;
+  return changeRecord(ctx, orgUnits, input, async (current) => {
+    const r = new Refusals();
+    const code = visibleText(r, input.code, '/code', 50);
+    const name = visibleText(r, input.name, '/name', 200);
+    await checkParent(ctx, r, input.parent_id, current.id);
+    r.throwIfAny();
+    return { code, name, parentId: input.parent_id };
+  });
 }
 
 /** A unit is deactivated once nothing hangs on it: no active sub-unit, no position that is not retired. */
-export async function deactivateOrgUnit(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<OrgUnitAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  await lockSetupScope(ctx.db, ctx.org.id, ORG_CHART_SCOPE);
-  const current = await people.lockOrgUnit(ctx.db, q);
-  if (!current) throw notFound('org unit');
-  checkRevision(current.revision, input.expected_revision);
-  if (!current.active) throw conflict('/id', 'is already inactive', 'The org unit is already inactive');
-  const dependents = await people.orgUnitDependents(ctx.db, q);
-  if (dependents.units || dependents.positions) {
-    throw conflict(
-      '/id',
-      'still has active sub-units or positions',
-      `The org unit still has ${dependents.units} active sub-unit(s) and ${dependents.positions} position(s) not retired; move or retire them first`,
-    );
-  }
-  const before = await viewOf(ctx, current.id);
-  await people.updateOrgUnitRow(ctx.db, { ...q, set: { active: false } });
-  const after = await viewOf(ctx, current.id);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: current.id, action: 'deactivate', before, after });
-  return after;
+export async function deactivateOrgUnit(ctx: ServiceContext, input: RecordChange): Promise<OrgUnitAnswer> {
+  return deactivateRecord(ctx, orgUnits, input, async (current) => {
+    const dependents = await people.orgUnitDependents(ctx.db, { organizationId: ctx.org.id, id: current.id });
+    if (dependents.units || dependents.positions) {
+      throw conflict(
+        '/id',
+        'still has active sub-units or positions',
+        `The org unit still has ${dependents.units} active sub-unit(s) and ${dependents.positions} position(s) not retired; move or retire them first`,
+      );
+    }
+    return { active: false };
+  });
 }

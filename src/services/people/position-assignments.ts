@@ -3,11 +3,9 @@ import * as people from '../../db/queries/people';
 import { addDays } from '../../lib/dates';
 import { datedPeriod, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { checkRevision } from '../revision';
-import { recordSettingsChange } from '../settings/history';
 import { refreshOpenSignoffs } from '../workflow/approvals/claim-step';
-import { decodePage, pageOf } from '../settings/page';
-import { conflict, isoOrNull, notFound, pageLimit, written } from '../settings/records';
+import { openPage } from '../settings/page';
+import { changeRecord, conflict, createdRecord, deactivateRecord, isoOrNull, leavesUnchanged, writeChange, type RecordChange, type SetupFamily } from '../settings/setup';
 
 /**
  * settings.positionAssignments: a member holding a position for a dated period (valid_to inclusive,
@@ -72,19 +70,38 @@ export interface ListPositionAssignmentsInput {
 /** Assignments by start day; ended and withdrawn ones with `include_inactive`. */
 export async function listPositionAssignments(ctx: ServiceContext, input: ListPositionAssignmentsInput) {
   const filters = { include_inactive: input.include_inactive ?? false, member_id: input.member_id, position_id: input.position_id };
-  const after = await decodePage(ctx, ENTITY, input, filters);
-  const limit = pageLimit(input);
+  const page = await openPage(ctx, ENTITY, input, filters);
   const rows = await people.listPositionAssignments(ctx.db, {
     organizationId: ctx.org.id,
     today: ctx.today,
     includeEnded: filters.include_inactive,
     memberId: input.member_id,
     positionId: input.position_id,
-    after,
-    limit: limit + 1,
+    after: page.after,
+    limit: page.take,
   });
-  return pageOf(ctx, ENTITY, filters, rows, limit, (a) => ({ value: a.validFrom, id: a.id }), positionAssignmentView);
+  return page.answer(rows, (a) => ({ value: a.validFrom, id: a.id }), positionAssignmentView);
 }
+
+const assignments: SetupFamily<people.PositionAssignmentRow, PositionAssignmentAnswer> = {
+  entity: ENTITY,
+  what: 'position assignment',
+  // One member's periods are checked and changed one request at a time: the member's scope, then the row.
+  lock: async (ctx, id) => {
+    const q = { organizationId: ctx.org.id, id };
+    const found = await people.findPositionAssignment(ctx.db, q);
+    if (!found) return undefined;
+    await lockSetupScope(ctx.db, ctx.org.id, `assignments:${found.memberId}`);
+    return people.lockPositionAssignment(ctx.db, q);
+  },
+  write: (ctx, current, set) => people.updatePositionAssignmentRow(ctx.db, { organizationId: ctx.org.id, id: current.id, set }),
+  view: (_ctx, row) => positionAssignmentView(row),
+  // Nothing left to end: withdrawn, or ending today or earlier.
+  inactive: (ctx, row) => {
+    if (row.withdrawnAt) return 'is already withdrawn';
+    return row.validTo !== null && row.validTo <= ctx.today ? `already ends on ${row.validTo}` : undefined;
+  },
+};
 
 export interface CreatePositionAssignmentInput {
   member_id: string;
@@ -113,56 +130,39 @@ export async function createPositionAssignment(ctx: ServiceContext, input: Creat
   // The member's open primary assignment that began before this one ends the day before it.
   const endable = (row: people.PositionAssignmentRow) => row.isPrimary && row.validTo === null && row.validFrom < input.valid_from;
   const toEnd = await refuseOverlaps(ctx, { memberId: input.member_id, positionId: input.position_id, isPrimary, from: input.valid_from, to: validTo, endable });
-  for (const open of toEnd) {
-    const ended = written(await people.updatePositionAssignmentRow(ctx.db, { organizationId: org, id: open.id, set: { validTo: addDays(input.valid_from, -1) } }));
-    await recordSettingsChange(ctx, { entity: ENTITY, record_id: open.id, action: 'end', before: positionAssignmentView(open), after: positionAssignmentView(ended) });
-  }
-  const row = written(
-    await people.insertPositionAssignment(ctx.db, {
-      organizationId: org,
-      memberId: input.member_id,
-      positionId: input.position_id,
-      isPrimary,
-      validFrom: input.valid_from,
-      validTo,
-    }),
+  for (const open of toEnd) await writeChange(ctx, assignments, open, { validTo: addDays(input.valid_from, -1) }, 'end');
+  const after = await createdRecord(
+    ctx,
+    assignments,
+    await people.insertPositionAssignment(ctx.db, { organizationId: org, memberId: input.member_id, positionId: input.position_id, isPrimary, validFrom: input.valid_from, validTo }),
   );
-  const after = positionAssignmentView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', after });
   // Who holds a position decides who signs as a superior: open sign-offs left with nobody fall back.
   await refreshOpenSignoffs(ctx);
   return after;
 }
 
-export interface UpdatePositionAssignmentInput {
-  id: string;
-  expected_revision: number;
+export interface UpdatePositionAssignmentInput extends RecordChange {
   valid_from?: string;
   valid_to?: string | null;
 }
 
 /** Changes the period; overlaps are refused (nothing is ended automatically by an update). */
 export async function updatePositionAssignment(ctx: ServiceContext, input: UpdatePositionAssignmentInput): Promise<PositionAssignmentAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  const found = await people.findPositionAssignment(ctx.db, q);
-  if (!found) throw notFound('position assignment');
-  await lockSetupScope(ctx.db, ctx.org.id, `assignments:${found.memberId}`);
-  const current = written(await people.lockPositionAssignment(ctx.db, q));
-  checkRevision(current.revision, input.expected_revision);
-  if (current.withdrawnAt) throw conflict('/id', 'is withdrawn', 'A withdrawn assignment counts for no day and is kept as it was');
-  const from = input.valid_from ?? current.validFrom;
-  const to = input.valid_to === undefined ? current.validTo : input.valid_to;
-  const r = new Refusals();
-  datedPeriod(r, from, to);
-  r.throwIfAny();
-  await refuseOverlaps(ctx, { memberId: current.memberId, positionId: current.positionId, isPrimary: current.isPrimary, from, to, exceptId: current.id });
-  const row = written(await people.updatePositionAssignmentRow(ctx.db, { ...q, set: { validFrom: from, validTo: to } }));
-  const before = positionAssignmentView(current);
-  const after = positionAssignmentView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before, after });
+  const answer = await changeRecord(ctx, assignments, input, async (current) => {
+    if (current.withdrawnAt) throw conflict('/id', 'is withdrawn', 'A withdrawn assignment counts for no day and is kept as it was');
+    const from = input.valid_from ?? current.validFrom;
+    const to = input.valid_to === undefined ? current.validTo : input.valid_to;
+    const r = new Refusals();
+    datedPeriod(r, from, to);
+    r.throwIfAny();
+    const set = { validFrom: from, validTo: to };
+    if (leavesUnchanged(current, set)) return undefined;
+    await refuseOverlaps(ctx, { memberId: current.memberId, positionId: current.positionId, isPrimary: current.isPrimary, from, to, exceptId: current.id });
+    return set;
+  });
   // Who holds a position decides who signs as a superior: open sign-offs left with nobody fall back.
   await refreshOpenSignoffs(ctx);
-  return after;
+  return answer;
 }
 
 /**
@@ -170,23 +170,9 @@ export async function updatePositionAssignment(ctx: ServiceContext, input: Updat
  * that has not begun yet is withdrawn instead: it then counts for no day. One that ends today or
  * earlier, or is withdrawn, is 409 `conflict` (nothing left to end).
  */
-export async function deactivatePositionAssignment(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<PositionAssignmentAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  const found = await people.findPositionAssignment(ctx.db, q);
-  if (!found) throw notFound('position assignment');
-  await lockSetupScope(ctx.db, ctx.org.id, `assignments:${found.memberId}`);
-  const current = written(await people.lockPositionAssignment(ctx.db, q));
-  checkRevision(current.revision, input.expected_revision);
-  if (current.withdrawnAt) throw conflict('/id', 'is already withdrawn', 'The assignment is already withdrawn');
-  if (current.validTo !== null && current.validTo <= ctx.today) {
-    throw conflict('/id', `already ends on ${current.validTo}`, `The assignment already ends on ${current.validTo}, not after today`);
-  }
-  const set = current.validFrom > ctx.today ? { withdrawnAt: ctx.now } : { validTo: ctx.today };
-  const row = written(await people.updatePositionAssignmentRow(ctx.db, { ...q, set }));
-  const before = positionAssignmentView(current);
-  const after = positionAssignmentView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
+export async function deactivatePositionAssignment(ctx: ServiceContext, input: RecordChange): Promise<PositionAssignmentAnswer> {
+  const answer = await deactivateRecord(ctx, assignments, input, (current) => (current.validFrom > ctx.today ? { withdrawnAt: ctx.now } : { validTo: ctx.today }));
   // Who holds a position decides who signs as a superior: open sign-offs left with nobody fall back.
   await refreshOpenSignoffs(ctx);
-  return after;
+  return answer;
 }

@@ -2,10 +2,8 @@ import { lockSetupScope } from '../../db/queries/keyset';
 import * as people from '../../db/queries/people';
 import { Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { checkRevision } from '../revision';
-import { recordSettingsChange } from '../settings/history';
-import { decodePage, pageOf } from '../settings/page';
-import { conflict, isoOrNull, notFound, pageLimit, visibleText, written } from '../settings/records';
+import { openPage } from '../settings/page';
+import { changeRecord, conflict, createdRecord, deactivateRecord, isoOrNull, visibleText, type RecordChange, type SetupFamily } from '../settings/setup';
 import { ORG_CHART_SCOPE } from './org-units';
 
 /**
@@ -65,16 +63,15 @@ export interface ListPositionsInput {
 /** Positions by title; retired ones with `include_inactive`. */
 export async function listPositions(ctx: ServiceContext, input: ListPositionsInput) {
   const filters = { include_inactive: input.include_inactive ?? false, org_unit_id: input.org_unit_id };
-  const after = await decodePage(ctx, ENTITY, input, filters);
-  const limit = pageLimit(input);
+  const page = await openPage(ctx, ENTITY, input, filters);
   const rows = await people.listPositions(ctx.db, {
     organizationId: ctx.org.id,
     includeRetired: filters.include_inactive,
     orgUnitId: input.org_unit_id,
-    after,
-    limit: limit + 1,
+    after: page.after,
+    limit: page.take,
   });
-  return pageOf(ctx, ENTITY, filters, rows, limit, (p) => ({ value: p.title, id: p.id }), positionView);
+  return page.answer(rows, (p) => ({ value: p.title, id: p.id }), positionView);
 }
 
 export interface CreatePositionInput {
@@ -84,6 +81,18 @@ export interface CreatePositionInput {
   reports_to_position_id?: string | null;
 }
 
+const positions: SetupFamily<people.PositionRow, PositionAnswer> = {
+  entity: ENTITY,
+  what: 'position',
+  lock: async (ctx, id) => {
+    await lockSetupScope(ctx.db, ctx.org.id, ORG_CHART_SCOPE);
+    return people.lockPosition(ctx.db, { organizationId: ctx.org.id, id });
+  },
+  write: (ctx, current, set) => people.updatePositionRow(ctx.db, { organizationId: ctx.org.id, id: current.id, set }),
+  view: (_ctx, row) => positionView(row),
+  inactive: (_ctx, row) => (row.retiredAt ? 'is already retired' : undefined),
+};
+
 export async function createPosition(ctx: ServiceContext, input: CreatePositionInput): Promise<PositionAnswer> {
   const r = new Refusals();
   const title = visibleText(r, input.title, '/title', 200);
@@ -92,23 +101,17 @@ export async function createPosition(ctx: ServiceContext, input: CreatePositionI
   await checkReportsTo(ctx, r, input.reports_to_position_id);
   r.throwIfAny();
   if (input.is_unit_head) await checkSingleHead(ctx, input.org_unit_id);
-  const row = written(
-    await people.insertPosition(ctx.db, {
-      organizationId: ctx.org.id,
-      orgUnitId: input.org_unit_id,
-      title,
-      isUnitHead: input.is_unit_head ?? false,
-      reportsToPositionId: input.reports_to_position_id ?? null,
-    }),
-  );
-  const after = positionView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', after });
-  return after;
+  const row = await people.insertPosition(ctx.db, {
+    organizationId: ctx.org.id,
+    orgUnitId: input.org_unit_id,
+    title,
+    isUnitHead: input.is_unit_head ?? false,
+    reportsToPositionId: input.reports_to_position_id ?? null,
+  });
+  return createdRecord(ctx, positions, row);
 }
 
-export interface UpdatePositionInput {
-  id: string;
-  expected_revision: number;
+export interface UpdatePositionInput extends RecordChange {
   org_unit_id?: string;
   title?: string;
   is_unit_head?: boolean;
@@ -116,42 +119,20 @@ export interface UpdatePositionInput {
 }
 
 export async function updatePosition(ctx: ServiceContext, input: UpdatePositionInput): Promise<PositionAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  await lockSetupScope(ctx.db, ctx.org.id, ORG_CHART_SCOPE);
-  const current = await people.lockPosition(ctx.db, q);
-  if (!current) throw notFound('position');
-  checkRevision(current.revision, input.expected_revision);
-  if (current.retiredAt) throw conflict('/id', 'is retired', 'A retired position is kept as it was; create a new position instead');
-  const r = new Refusals();
-  const title = visibleText(r, input.title, '/title', 200);
-  await checkUnit(ctx, r, input.org_unit_id);
-  await checkReportsTo(ctx, r, input.reports_to_position_id, current.id);
-  r.throwIfAny();
-  const unitId = input.org_unit_id ?? current.orgUnitId;
-  if (input.is_unit_head ?? current.isUnitHead) await checkSingleHead(ctx, unitId, current.id);
-  const row = written(
-    await people.updatePositionRow(ctx.db, {
-      ...q,
-      set: { orgUnitId: input.org_unit_id, title, isUnitHead: input.is_unit_head, reportsToPositionId: input.reports_to_position_id },
-    }),
-  );
-  const before = positionView(current);
-  const after = positionView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before, after });
-  return after;
+  return changeRecord(ctx, positions, input, async (current) => {
+    if (current.retiredAt) throw conflict('/id', 'is retired', 'A retired position is kept as it was; create a new position instead');
+    const r = new Refusals();
+    const title = visibleText(r, input.title, '/title', 200);
+    await checkUnit(ctx, r, input.org_unit_id);
+    await checkReportsTo(ctx, r, input.reports_to_position_id, current.id);
+    r.throwIfAny();
+    const unitId = input.org_unit_id ?? current.orgUnitId;
+    if (input.is_unit_head ?? current.isUnitHead) await checkSingleHead(ctx, unitId, current.id);
+    return { orgUnitId: input.org_unit_id, title, isUnitHead: input.is_unit_head, reportsToPositionId: input.reports_to_position_id };
+  });
 }
 
 /** Retires the position (`retired_at` = now). Its holders keep their dated assignments. */
-export async function retirePosition(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<PositionAnswer> {
-  const q = { organizationId: ctx.org.id, id: input.id };
-  await lockSetupScope(ctx.db, ctx.org.id, ORG_CHART_SCOPE);
-  const current = await people.lockPosition(ctx.db, q);
-  if (!current) throw notFound('position');
-  checkRevision(current.revision, input.expected_revision);
-  if (current.retiredAt) throw conflict('/id', 'is already retired', 'The position is already retired');
-  const row = written(await people.updatePositionRow(ctx.db, { ...q, set: { retiredAt: ctx.now } }));
-  const before = positionView(current);
-  const after = positionView(row);
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before, after });
-  return after;
+export async function retirePosition(ctx: ServiceContext, input: RecordChange): Promise<PositionAnswer> {
+  return deactivateRecord(ctx, positions, input, () => ({ retiredAt: ctx.now }));
 }

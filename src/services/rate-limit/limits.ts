@@ -105,7 +105,7 @@ export interface LimitState {
    * Which limit: `key` (an API key's), `member` (a person's sessions'), `organization`, `address`, or
    * a member's costly actions: `pdf_renders`, `uploads`.
    */
-  name: 'key' | 'member' | 'organization' | 'address' | MemberAction;
+  name: 'key' | 'member' | 'organization' | 'address' | MemberAction | 'password_resets';
   limit: number;
   remaining: number;
   /** Whole seconds until the window resets (at least 1 while a window is open). */
@@ -192,6 +192,8 @@ export interface RateLimitSettings {
   /** Per member per minute; unlimited when not set. */
   pdfRendersPerMinute?: number;
   uploadsPerMinute?: number;
+  /** Password reset requests per e-mail address and per source address, per window; unlimited when not set. */
+  passwordResets?: { perAccount: number; perAddress: number; windowSeconds: number };
 }
 
 export function rateLimitSettings(config: Config): RateLimitSettings {
@@ -204,6 +206,11 @@ export function rateLimitSettings(config: Config): RateLimitSettings {
     authFailureWindowSeconds: config.RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS,
     pdfRendersPerMinute: config.RATE_LIMIT_PDF_RENDERS_PER_MINUTE,
     uploadsPerMinute: config.RATE_LIMIT_UPLOADS_PER_MINUTE,
+    passwordResets: {
+      perAccount: config.PASSWORD_RESETS_PER_ACCOUNT,
+      perAddress: config.PASSWORD_RESETS_PER_ADDRESS,
+      windowSeconds: config.PASSWORD_RESET_WINDOW_SECONDS,
+    },
   };
 }
 
@@ -229,7 +236,7 @@ async function hit(limiter: Limiter, name: LimitState['name'], limit: number, ke
 }
 
 /**
- * The three limits of DESIGN section 8, fixed windows counted by rate-limiter-flexible: in memory
+ * The three limits of docs/design.md §8, fixed windows counted by rate-limiter-flexible: in memory
  * on the embedded database (one process), in the `rate_limit_counters` table on PostgreSQL, so every
  * process sharing the database enforces one limit (each hit is one atomic INSERT ... ON CONFLICT), or
  * in Redis when REDIS_URL is set (RateLimiterRedis; each hit one atomic script), shared by every
@@ -241,6 +248,7 @@ export class RateLimits {
   private readonly perOrganization: Limiter;
   private readonly authFailures: Limiter;
   private readonly actions: Partial<Record<MemberAction, { limiter: Limiter; limit: number }>> = {};
+  private readonly resets: { account: Limiter; address: Limiter } | undefined;
   private readonly db: Database | undefined;
   private readonly redis: { client: RedisWithHitKey; prefix: string; owned: boolean } | undefined;
 
@@ -278,6 +286,8 @@ export class RateLimits {
     for (const [action, limit] of actionLimits) {
       if (limit !== undefined) this.actions[action] = { limiter: make(action, limit, 60), limit };
     }
+    const r = settings.passwordResets;
+    if (r) this.resets = { account: make('reset-account', r.perAccount, r.windowSeconds), address: make('reset-address', r.perAddress, r.windowSeconds) };
   }
 
   /**
@@ -290,6 +300,22 @@ export class RateLimits {
     if (!a) return;
     const s = await hit(a.limiter, action, a.limit, memberId);
     if (!s.allowed) throw rateLimitedError(s);
+  }
+
+  /**
+   * Counts one password reset request against the source address's limit and the e-mail address's
+   * (the account's), in the same store as the request limits. Answers both states; the caller refuses
+   * (429) past either. The account's counter is kept per e-mail address whether or not anybody has
+   * it, so a refusal tells nothing about who has an account.
+   */
+  async countPasswordReset(address: string, account: string): Promise<{ address: LimitState; account: LimitState }> {
+    const r = this.settings.passwordResets;
+    const open = (limit: number): LimitState => ({ name: 'password_resets', limit, remaining: limit, resetSeconds: 0, allowed: true });
+    if (!r || !this.resets) return { address: open(Number.MAX_SAFE_INTEGER), account: open(Number.MAX_SAFE_INTEGER) };
+    const byAddress = await hit(this.resets.address, 'password_resets', r.perAddress, address);
+    // A refused address counts nothing more: the account's budget is not spent by requests refused anyway.
+    if (!byAddress.allowed) return { address: byAddress, account: open(r.perAccount) };
+    return { address: byAddress, account: await hit(this.resets.account, 'password_resets', r.perAccount, account) };
   }
 
   /** Releases the store's connection when this owns one (the Redis client made from REDIS_URL). */
@@ -576,6 +602,8 @@ export function rateLimitedError(s: LimitState): AppError {
             ? `This member's limit of ${s.limit} PDF renders a minute is reached`
             : s.name === 'uploads'
               ? `This member's limit of ${s.limit} uploads a minute is reached`
+              : s.name === 'password_resets'
+                ? 'Too many password reset requests from this address or for this e-mail address'
               : "This API key's request limit is reached";
   return new AppError('rate_limited', {
     detail: `${what}; retry after ${retryAfterSeconds} seconds`,

@@ -1,5 +1,5 @@
 /**
- * Attaching more uploaded documents to a receivables document (DESIGN section 12). Attachments are
+ * Attaching more uploaded documents to a receivables document (docs/design.md §12). Attachments are
  * never detached; the document's revision moves only when something new is bound.
  */
 import { findAttachmentIds } from '../../db/queries/files';
@@ -12,7 +12,7 @@ import { LIMITS } from './prepare-document';
 import { readDocument, type DocumentView } from './read-document';
 
 export async function addAttachments(ctx: ServiceContext, input: { id: string; attachment_ids: string[] }): Promise<DocumentView> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const doc = await lockDocument(ctx.db, { organizationId, id: input.id });
   if (!doc) throw new AppError('not_found', { detail: 'No such receivables document in this organization' });
   const r = new Refusals();

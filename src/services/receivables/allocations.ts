@@ -1,5 +1,5 @@
 /**
- * Allocations (DESIGN section 16): spending a receipt, or applying an issued credit note, on a
+ * Allocations (docs/design.md §16): spending a receipt, or applying an issued credit note, on a
  * customer's issued invoices and debit notes, and reversing an allocation. An allocation is never
  * edited or deleted (a reversal undoes it), never spends more than its source or the document has
  * left, and every write of one refreshes, in the same transaction, the stored `outstanding` /
@@ -32,6 +32,7 @@ import type { ServiceContext } from '../context';
 import { stateOf } from '../workflow/transitions';
 import { loadWorkflow } from '../workflow/workflows';
 import { outstanding } from './pricing';
+import { journalAllocation } from '../journal/record-events';
 
 /** A reversed allocation and its reversal cancel out; neither counts toward a balance. */
 export const countsTowardBalance = (a: Pick<AllocationRow, 'reversesId' | 'reversedById'>) => !a.reversesId && !a.reversedById;
@@ -39,7 +40,7 @@ export const countsTowardBalance = (a: Pick<AllocationRow, 'reversesId' | 'rever
 /**
  * What is left of a document: an invoice or debit note less the allocations against it (base at its
  * own rate: `base_amount`), a credit note less the allocations made from it (base at the credit
- * note's rate: `base_amount + exchange_difference`), DESIGN section 4.
+ * note's rate: `base_amount + exchange_difference`), docs/design.md §4.
  */
 export function balanceOf(
   doc: { id: string; kind: string; grossAmount: string; grossBase: string },
@@ -71,7 +72,7 @@ async function refreshReceipt(db: Database, q: { organizationId: string; receipt
 }
 
 /** States a document can be settled in: issued and not ended (not a draft, cancelled, rejected or discarded). */
-const SETTLEABLE = new Set(['accrual', 'dispute', 'acknowledged', 'committed', 'effect', 'custom']);
+export const SETTLEABLE = new Set(['accrual', 'dispute', 'acknowledged', 'committed', 'effect', 'custom']);
 
 export interface SpendItem {
   invoice_id: string;
@@ -97,7 +98,7 @@ export interface SpendOptions {
  */
 export async function spend(ctx: ServiceContext, source: AllocationSource, items: readonly SpendItem[], opts: SpendOptions): Promise<AllocationRow[]> {
   const { db } = ctx;
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const base = ctx.org.baseCurrency;
 
   // Allocated documents by id, then the credit note.
@@ -182,6 +183,7 @@ export async function spend(ctx: ServiceContext, source: AllocationSource, items
       createdAt: ctx.now,
     });
     if (!row) throw new AppError('internal');
+    await journalAllocation(ctx, row, doc.reference ?? doc.id);
     rows.push(row);
     const note = source.kind === 'receipt' ? 'receipt' : 'credit note';
     await timeline(ctx, doc, source.kind === 'receipt' ? 'allocate' : 'apply_credit_note', `${formatAmount(amount, doc.currency)} ${doc.currency} allocated from a ${note}`);
@@ -196,7 +198,7 @@ export async function spend(ctx: ServiceContext, source: AllocationSource, items
 /** A balance change on a document's timeline: its state stays; the entry says who and when. */
 async function timeline(ctx: ServiceContext, doc: DocumentRow, actionKey: string, reason: string) {
   await insertTimelineEntry(ctx.db, {
-    organizationId: ctx.principal.organizationId,
+    organizationId: ctx.org.id,
     documentId: doc.id,
     actionKey,
     actorMemberId: ctx.principal.memberId,
@@ -209,7 +211,7 @@ async function timeline(ctx: ServiceContext, doc: DocumentRow, actionKey: string
 
 /** Locks a receipt of the organization; 404 when there is none. */
 export async function lockReceiptOr404(ctx: ServiceContext, id: string): Promise<ReceiptRow> {
-  const receipt = await lockReceipt(ctx.db, { organizationId: ctx.principal.organizationId, id });
+  const receipt = await lockReceipt(ctx.db, { organizationId: ctx.org.id, id });
   if (!receipt) throw new AppError('not_found', { detail: 'No such receipt in this organization' });
   return receipt;
 }
@@ -220,7 +222,7 @@ export async function lockReceiptOr404(ctx: ServiceContext, id: string): Promise
  */
 export async function reverseAllocationRow(ctx: ServiceContext, input: { allocation_id: string; effective_on: string; reason?: string }): Promise<AllocationRow> {
   const { db } = ctx;
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const r = new Refusals();
   if (input.reason !== undefined) {
     notBlank(r, input.reason, '/reason');
@@ -252,6 +254,7 @@ export async function reverseAllocationRow(ctx: ServiceContext, input: { allocat
     createdAt: ctx.now,
   });
   if (!row) throw new AppError('internal');
+  await journalAllocation(ctx, row, doc.reference ?? doc.id);
   await markAllocationReversed(db, { organizationId, id: original.id, reversedById: row.id });
   const text = input.reason ?? `Allocation of ${formatAmount(original.amount, original.currency)} ${original.currency} reversed`;
   await timeline(ctx, doc, 'reverse_allocation', text);

@@ -11,27 +11,25 @@ import {
   type CustomerListOrder,
   type CustomerRow,
 } from '../../db/queries/customers';
-import { findOrganization } from '../../db/queries/organizations';
 import type { PostalAddress, customers } from '../../db/schema';
 import type { CustomerListSort, PartyKind, RegistrationType } from '../../domain/receivables';
 import { isCountryCode, isCurrency } from '../../lib/code-lists';
-import { decodeCursor, encodeCursor, invalidCursor, type CursorBinding } from '../../lib/cursor';
-import { AppError, pointerLabel } from '../../lib/errors';
+import type { CursorBinding } from '../../lib/cursor';
+import { keysetPage } from '../keyset-page';
+import { AppError, pointerLabel, notFound, conflict } from '../../lib/errors';
 import { notBlank, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { checkCustomFields } from '../custom-fields';
 import { checkRevision } from '../revision';
 import { recordSettingsChange } from '../settings/history';
+import { recordEvent } from '../events/append';
 
 /**
- * Customers of an organization: read, list, create and change (contract 2.3, 4.4; DESIGN section 12).
+ * Customers of an organization: read, list, create and change (contract 2.3, 4.4; docs/design.md §12).
  * `is_group_company` is never stored: it is read from the counterparty map as at the organization's
- * today. Country codes are ISO 3166-1 alpha-2 (DESIGN section 5). Every create and change through
+ * today. Country codes are ISO 3166-1 alpha-2 (docs/design.md §5). Every create and change through
  * the operations is appended to the settings history in the same transaction.
  */
-import { createCompanyGroupRow } from '../settings/company-groups';
-import { createCounterpartyMappingRow } from '../settings/counterparty-mappings';
-import { systemContextFor } from '../settings/rules';
 
 export function customerView(c: CustomerRow) {
   const address = Object.fromEntries(Object.entries(c.address).filter(([, v]) => typeof v === 'string'));
@@ -45,6 +43,7 @@ export function customerView(c: CustomerRow) {
     currency: c.currency,
     payment_terms_days: c.paymentTermsDays,
     is_active: c.isActive,
+    reminders_off: c.remindersOff,
     is_group_company: c.isGroupCompany,
     revision: c.revision,
     custom_fields: c.customFields,
@@ -61,11 +60,10 @@ export function customerView(c: CustomerRow) {
 
 export type CustomerView = ReturnType<typeof customerView>;
 
-const notFound = () => new AppError('not_found', { detail: 'No such customer in this organization' });
 
 export async function getCustomer(ctx: ServiceContext, input: { id: string }): Promise<CustomerView> {
   const row = await findCustomer(ctx.db, { organizationId: ctx.org.id, id: input.id, today: ctx.today });
-  if (!row) throw notFound();
+  if (!row) throw notFound('customer');
   return customerView(row);
 }
 
@@ -88,6 +86,7 @@ export interface CustomerCreateInput {
   sst_registration_no?: string | null;
   tin?: string | null;
   custom_fields?: Record<string, string>;
+  reminders_off?: boolean;
 }
 
 /** A change: any create field, plus `is_active`; what is left out stays as it is. */
@@ -120,7 +119,7 @@ async function checkCustomerCustomFields(db: Database, organizationId: string, v
 /** One answer for a code in use, whether found by an earlier request or raced by a concurrent one. */
 function codeConflict(e: unknown, code: string | undefined): unknown {
   if (isUniqueViolation(e, 'customers_org_code')) {
-    return new AppError('conflict', { detail: `A customer with the code ${code} already exists`, errors: [{ pointer: '/code', detail: 'is already in use' }] });
+    return conflict('/code', 'is already in use', `A customer with the code ${code} already exists`);
   }
   return e;
 }
@@ -143,12 +142,12 @@ function columnsOf(input: Partial<CustomerCreateInput> & { is_active?: boolean }
   if (input.sst_registration_no !== undefined) out.sstRegistrationNo = input.sst_registration_no;
   if (input.tin !== undefined) out.tin = input.tin;
   if (input.custom_fields !== undefined) out.customFields = input.custom_fields;
+  if (input.reminders_off !== undefined) out.remindersOff = input.reminders_off;
   return out;
 }
 
 /** Checks and inserts; defaults: organization, MY, the base currency, 30 days, active. */
-async function insertChecked(db: Database, org: { id: string; baseCurrency: string }, input: CustomerCreateInput & { is_active?: boolean }) {
-  checkCustomerFields(input);
+async function insertChecked(db: Database, org: { id: string; baseCurrency: string }, input: CustomerCreateInput) {
   const values = columnsOf(input);
   try {
     const row = await insertCustomer(db, {
@@ -179,6 +178,7 @@ export async function createCustomerFor(ctx: ServiceContext, input: CustomerCrea
   const row = await insertChecked(ctx.db, ctx.org, input);
   const view = customerView({ ...row, isGroupCompany: false });
   await recordSettingsChange(ctx, { entity: 'customers', record_id: row.id, action: 'create', before: null, after: view });
+  await recordEvent(ctx, 'receivables.customer.created', { type: 'customer', id: view.id, revision: view.revision }, { code: view.code, is_active: view.is_active });
   return view;
 }
 
@@ -192,13 +192,13 @@ export async function updateCustomer(ctx: ServiceContext, input: CustomerUpdateI
   const { id, expected_revision, ...fields } = input;
   const organizationId = ctx.org.id;
   const locked = await lockCustomer(ctx.db, { organizationId, id });
-  if (!locked) throw notFound();
+  if (!locked) throw notFound('customer');
   checkRevision(locked.revision, expected_revision);
   checkCustomerFields(fields);
   if (fields.custom_fields !== undefined) await checkCustomerCustomFields(ctx.db, organizationId, fields.custom_fields);
 
   const before = await findCustomer(ctx.db, { organizationId, id, today: ctx.today });
-  if (!before) throw notFound();
+  if (!before) throw notFound('customer');
   const changes = columnsOf(fields);
   const changed = Object.entries(changes).some(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k as keyof typeof before]));
   if (!changed) return customerView(before);
@@ -212,6 +212,7 @@ export async function updateCustomer(ctx: ServiceContext, input: CustomerUpdateI
   if (!after) throw new AppError('internal');
   const view = customerView(after);
   await recordSettingsChange(ctx, { entity: 'customers', record_id: id, action: 'update', before: customerView(before), after: view });
+  await recordEvent(ctx, 'receivables.customer.updated', { type: 'customer', id, revision: view.revision }, { code: view.code, is_active: view.is_active });
   return view;
 }
 
@@ -243,97 +244,8 @@ export async function listCustomers(ctx: ServiceContext, input: ListCustomersInp
   // Bound to everything that decides which rows come in which order; not to limit. The list's name
   // is part of the sort, so a receivables-list cursor is never taken for a customer one.
   const binding: CursorBinding = { sort: `customers:${sort}`, order, filters: { ...filters } };
-  const secret = await ctx.cursorSecret();
-  let after: { value: string; id: string } | undefined;
-  if (input.cursor !== undefined) {
-    const position = decodeCursor(secret, input.cursor, binding);
-    if (position.value === null || !CUSTOMER_SORT_VALUE_PATTERN[sort].test(position.value) || !/^[0-9a-f-]{36}$/i.test(position.id)) throw invalidCursor();
-    after = { value: position.value, id: position.id };
-  }
-  const rows = await listCustomerRows(ctx.db, { organizationId: ctx.org.id, today: ctx.today, sort, order, filters, after, take: limit + 1 });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    customers: page.map(customerView),
-    next_cursor: rows.length > limit && last ? encodeCursor(secret, binding, { value: last.sortValue, id: last.id }) : null,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Older entry points, kept while the demo seed and test factories call them (the demo is rewritten
-// onto the operations later).
-
-/** @deprecated The demo's and factories' camelCase input; new code calls createCustomerFor(ctx, input). */
-export interface CreateCustomerInput {
-  code: string;
-  legalName: string;
-  partyKind?: PartyKind;
-  currency?: string;
-  countryCode?: string;
-  paymentTermsDays?: number;
-  isActive?: boolean;
-  address?: PostalAddress;
-  email?: string | null;
-  phone?: string | null;
-  registrationNo?: string | null;
-  registrationType?: RegistrationType | null;
-  sstRegistrationNo?: string | null;
-  tin?: string | null;
-  customFields?: Record<string, string>;
-}
-
-/**
- * @deprecated Set-up of a customer without an actor (demo seed, test factories): the same rules as
- * createCustomerFor but custom fields, no settings history; answers the stored row.
- */
-export async function createCustomer(db: Database, organizationId: string, input: CreateCustomerInput) {
-  const org = await findOrganization(db, { organizationId });
-  if (!org) throw new AppError('not_found');
-  return insertChecked(db, org, {
-    code: input.code,
-    legal_name: input.legalName,
-    party_kind: input.partyKind,
-    currency: input.currency,
-    country_code: input.countryCode,
-    payment_terms_days: input.paymentTermsDays,
-    is_active: input.isActive,
-    address: input.address,
-    email: input.email,
-    phone: input.phone,
-    registration_no: input.registrationNo,
-    registration_type: input.registrationType,
-    sst_registration_no: input.sstRegistrationNo,
-    tin: input.tin,
-    custom_fields: input.customFields,
-  });
-}
-
-/**
- * Old signature (demo, tests, benchmarks) of settings.counterpartyMappings.create: maps a customer to
- * another company for a dated period, as the system. Unlike the procedure it does not require the
- * company to share a group with the organization (fixtures map to outsiders on purpose); the period
- * and overlap rules and the settings history are the service's.
- */
-export async function mapCounterparty(
-  db: Database,
-  input: { organizationId: string; customerId: string; companyOrganizationId: string; validFrom: string; validTo?: string | null },
-) {
-  const ctx = await systemContextFor(db, input.organizationId);
-  return createCounterpartyMappingRow(
-    ctx,
-    { customer_id: input.customerId, company_organization_id: input.companyOrganizationId, valid_from: input.validFrom, valid_to: input.validTo ?? null },
-    { checkCompany: false },
-  );
-}
-
-/**
- * Old signature (tests, benchmarks) of settings.companyGroups.create: puts organizations in one
- * group of companies, acting as the first of them (the creator) and, as the system, accepting for
- * every other one at once (the procedure only invites them; fixtures need the group in force).
- */
-export async function createCompanyGroup(db: Database, name: string, organizationIds: string[]) {
-  const [actingOrganizationId, ...others] = organizationIds;
-  if (!actingOrganizationId) throw new AppError('internal', { detail: 'a company group needs an organization' });
-  const ctx = await systemContextFor(db, actingOrganizationId);
-  return createCompanyGroupRow(ctx, { name, member_organization_ids: others }, { othersAccepted: true });
+  const keyset = await keysetPage(ctx, { binding, cursor: input.cursor, limit, value: CUSTOMER_SORT_VALUE_PATTERN[sort] });
+  const rows = await listCustomerRows(ctx.db, { organizationId: ctx.org.id, today: ctx.today, sort, order, filters, after: keyset.after, take: keyset.take });
+  const { page, next_cursor } = keyset.cut(rows, (row) => ({ value: row.sortValue, id: row.id }));
+  return { customers: page.map(customerView), next_cursor };
 }

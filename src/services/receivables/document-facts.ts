@@ -23,7 +23,7 @@ async function creditNoteUnmet(ctx: ServiceContext, doc: DocumentRow, original: 
   if (!original.issuedAt || semantic === 'cancelled') return `Invoice ${original.reference ?? original.id} is ${original.state}: there is nothing to credit`;
   // Re-checked when issuing, under the invoice's lock: drafts prepared side by side each passed the
   // cap against what was issued then.
-  const credited = await issuedCreditsAgainst(ctx.db, { organizationId: ctx.principal.organizationId, invoiceId: original.id, exceptStates: statesOf(def, 'cancelled') });
+  const credited = await issuedCreditsAgainst(ctx.db, { organizationId: ctx.org.id, invoiceId: original.id, exceptStates: statesOf(def, 'cancelled') });
   const left = new Dec(original.grossAmount).minus(credited);
   if (new Dec(doc.grossAmount).gt(left)) {
     return `The credit note's gross ${formatAmount(doc.grossAmount, doc.currency)} is more than is left to credit on invoice ${original.reference} (${formatAmount(left, doc.currency)})`;
@@ -44,7 +44,7 @@ export async function receivableFacts(
   /** The document's timeline and allocations when the caller read them already (in this snapshot). */
   read?: { timeline: Awaited<ReturnType<typeof findTimeline>>; allocations: Awaited<ReturnType<typeof findAllocations>> },
 ): Promise<RecordFacts> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const { all: exits, conditions: named } = exitsOf(def, doc.state);
   const facts: RecordFacts = { state: doc.state, reporterMemberId: doc.preparedBy, unmet: {} };
 

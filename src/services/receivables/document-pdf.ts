@@ -21,7 +21,7 @@ export interface DocumentPdf {
 
 /** A draft has no frozen buyer yet: it is printed with the customer as it reads now. */
 async function draftBuyer(ctx: ServiceContext, customerId: string): Promise<PdfDocument['buyer']> {
-  const c = await findCustomer(ctx.db, { organizationId: ctx.principal.organizationId, id: customerId, today: ctx.today });
+  const c = await findCustomer(ctx.db, { organizationId: ctx.org.id, id: customerId, today: ctx.today });
   if (!c) return null;
   const a = c.address ?? {};
   return {
@@ -44,7 +44,7 @@ async function draftBuyer(ctx: ServiceContext, customerId: string): Promise<PdfD
 }
 
 export async function documentPdf(ctx: ServiceContext, input: { id: string }): Promise<DocumentPdf> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const doc = await readDocument(ctx, input);
   const einvoice = await readEinvoiceStatus(ctx, input);
   const taxTypes = new Map((await findLines(ctx.db, { organizationId, documentId: doc.id })).map((l) => [l.id, l.taxType]));

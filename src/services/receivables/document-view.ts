@@ -4,7 +4,7 @@
  */
 import type { DocumentRow } from '../../db/queries/receivable-documents';
 import { formatAmount, formatRate } from '../../lib/money';
-import type { DocumentListItem } from '../../routers/receivables/invoices/list-schemas';
+import type { DocumentListItem } from '../../contract/receivables/document-list';
 import { stateOf } from '../workflow/transitions';
 import type { WorkflowDefinition } from '../workflow/types';
 
@@ -35,6 +35,7 @@ export function documentHeaderView(doc: DocumentHeaderRow, ctx: { def: WorkflowD
     payment_terms_days: doc.paymentTermsDays,
     created_at: doc.createdAt.toISOString(),
     issued_at: doc.issuedAt ? doc.issuedAt.toISOString() : null,
+    updated_at: doc.updatedAt.toISOString(),
     prepared_by: doc.preparedBy,
     reason: doc.reason,
     original_invoice_id: doc.originalInvoiceId,

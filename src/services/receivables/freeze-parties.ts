@@ -10,7 +10,7 @@ import { countryAlpha2 } from '../../lib/code-lists';
 
 /**
  * Keeps the address lines that are set. country_code is always present and always ISO 3166-1
- * alpha-2 (DESIGN section 5): a stored alpha-3 code (the form written before) is converted here, so
+ * alpha-2 (docs/design.md §5): a stored alpha-3 code (the form written before) is converted here, so
  * buyer and seller of one document can never disagree on the format.
  */
 export function freezeAddress(address: Record<string, string | null | undefined>, countryCode: string | null | undefined): FrozenAddress {

@@ -10,12 +10,16 @@
  * original invoice and the custom fields, then the write (writeDocument, writeLines). A draft's
  * update (update-draft.ts) calls these same steps, so the two can never price or refuse differently.
  */
+import { recordEvent } from '../events/append';
 import { cachedCustomFieldDefinitions, cachedWorkflow } from '../org-config-cache';
 import type Decimal from 'decimal.js';
 import { findCustomer, findCustomerWithLineReferences } from '../../db/queries/customers';
 import { insertDocument, insertLines, insertShares, issuedCreditsAgainst, lockDocument } from '../../db/queries/receivable-documents';
 import type { DocumentBundle } from '../../db/queries/receivable-documents';
-import { findAccountsByIds, findAnalyticAccountsByIds, findTaxCodesByIds, lockTradeLines, setTradeLineInvoiced } from '../../db/queries/reference-data';
+import { findAccountsByIds } from '../../db/queries/accounts';
+import { findAnalyticAccountsByIds } from '../../db/queries/analytic-accounts';
+import { findTaxCodesByIds } from '../../db/queries/tax-codes';
+import { lockTradeLines, setTradeLineInvoiced } from '../../db/queries/trade-lines';
 import type { DocumentKind } from '../../db/schema';
 import { DOCUMENT_LINES_MAX } from '../../domain/line-limits';
 import { isClassificationCode, isCurrency, isUnitCode } from '../../lib/code-lists';
@@ -61,7 +65,7 @@ export interface PrepareDocumentInput {
   lines: PrepareLineInput[];
 }
 
-/** Limits the contract leaves open (DESIGN: decided here, documented in the README). */
+/** Limits the contract leaves open (decided here, documented in the README). */
 export const LIMITS = {
   customerReference: 100,
   description: 500,
@@ -126,7 +130,7 @@ export async function prepareDocument(ctx: ServiceContext, input: PrepareDocumen
   const r = new Refusals();
   // The customer and the accounts and tax codes its lines name, in one statement.
   const read = await findCustomerWithLineReferences(ctx.db, {
-    organizationId: ctx.principal.organizationId,
+    organizationId: ctx.org.id,
     id: input.customer_id,
     today: ctx.today,
     accountIds: input.lines.flatMap((l) => (l.account_id ? [l.account_id] : [])),
@@ -143,17 +147,19 @@ export async function prepareDocument(ctx: ServiceContext, input: PrepareDocumen
   r.throwIfAny();
   await checkCreditLeft(ctx, input.kind, header, totals);
   const customFields = input.custom_fields ?? {};
-  const customFieldErrors = await checkCustomFields(ctx.db, { organizationId: ctx.principal.organizationId, recordType: 'receivable_document', values: customFields, definitions: cachedCustomFieldDefinitions(ctx, 'receivable_document') });
+  const customFieldErrors = await checkCustomFields(ctx.db, { organizationId: ctx.org.id, recordType: 'receivable_document', values: customFields, definitions: cachedCustomFieldDefinitions(ctx, 'receivable_document') });
   if (customFieldErrors.length) throw refusal('custom_field_invalid', customFieldErrors);
 
   // The answer is built from the rows just written (what a read would find), not read back.
   const written = await writeDocument(ctx, { input, header, lines, totals, tradeTaken, refs });
-  return documentView(ctx, written);
+  const view = await documentView(ctx, written);
+  await recordEvent(ctx, 'receivables.invoice.created', { type: 'receivable_document', id: view.id, revision: view.revision }, { kind: view.kind, state: view.state, semantic: view.semantic });
+  return view;
 }
 
 /** The header's rules: customer, currency and fx_rate, texts, what each kind carries, the original invoice. */
 export async function checkHeader(ctx: ServiceContext, input: PrepareDocumentInput, r: Refusals, customerRead?: Customer): Promise<Header> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const base = ctx.org.baseCurrency;
   const customer = customerRead ?? (await findCustomer(ctx.db, { organizationId, id: input.customer_id, today: ctx.today }));
   if (!customer) r.add('/customer_id', 'no such customer in this organization');
@@ -209,7 +215,7 @@ export async function lineReferences(
   read?: Pick<LineReferences, 'accounts' | 'taxCodes'>,
 ): Promise<LineReferences> {
   const { db } = ctx;
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const present = (x: string | null | undefined): x is string => Boolean(x);
   const accountIds = lines.map((l) => l.account_id ?? customer?.defaultRevenueAccountId).filter(present);
   const taxCodeIds = lines.map((l) => l.tax_code_id ?? customer?.defaultTaxCodeId).filter(present);
@@ -329,7 +335,7 @@ export function documentTotals(r: Refusals, lines: CheckedLine[]): DocumentTotal
 export async function checkCreditLeft(ctx: ServiceContext, kind: DocumentKind, header: Header, totals: DocumentTotals): Promise<void> {
   const { original, currency } = header;
   if (kind !== 'customer_credit_note' || !original) return;
-  const credited = await issuedCreditsAgainst(ctx.db, { organizationId: ctx.principal.organizationId, invoiceId: original.id });
+  const credited = await issuedCreditsAgainst(ctx.db, { organizationId: ctx.org.id, invoiceId: original.id });
   const left = new Dec(original.grossAmount).minus(credited);
   const r = new Refusals();
   r.check(
@@ -346,7 +352,7 @@ async function writeDocument(
   d: { input: PrepareDocumentInput; header: Header; lines: CheckedLine[]; totals: DocumentTotals; tradeTaken: Map<string, Decimal>; refs: LineReferences },
 ): Promise<DocumentBundle> {
   const { db } = ctx;
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const { input, header, lines, totals } = d;
   const kind = input.kind;
   const projects = [...new Set(lines.flatMap((c) => c.projectIds))];
@@ -402,7 +408,7 @@ async function writeDocument(
 /** Inserts a document's priced lines (numbered from 1 in the order given) and their shares. */
 export async function writeLines(ctx: ServiceContext, documentId: string, lines: CheckedLine[]) {
   const { db } = ctx;
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const lineRows = await insertLines(
     db,
     lines.map((c, i) => ({

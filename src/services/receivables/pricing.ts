@@ -1,5 +1,5 @@
 /**
- * Pure pricing of receivable documents (DESIGN section 4). No database.
+ * Pure pricing of receivable documents (docs/design.md §4). No database.
  *
  * Line, in the document currency (round = half away from zero to its minor units):
  *   net_amount = round(quantity × unit_price) − discount_amount   (negative => error)

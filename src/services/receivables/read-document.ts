@@ -6,7 +6,7 @@
 import { findDocumentBundle, type DocumentBundle } from '../../db/queries/receivable-documents';
 import { AppError } from '../../lib/errors';
 import { formatAmount, formatRate, formatUnitPrice } from '../../lib/money';
-import type { DocumentView } from '../../routers/receivables/invoices/schemas';
+import type { DocumentView } from '../../contract/receivables/documents';
 import type { ServiceContext } from '../context';
 import { availableTransitions } from '../workflow/transitions';
 import { cachedActor, cachedWorkflow } from '../org-config-cache';
@@ -17,7 +17,7 @@ export type { DocumentView };
 
 export async function readDocument(ctx: ServiceContext, input: { id: string }): Promise<DocumentView> {
   const { db } = ctx;
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const id = input.id;
   const bundle = await findDocumentBundle(db, { organizationId, id, today: ctx.today });
   if (!bundle) throw new AppError('not_found', { detail: 'No such receivables document in this organization' });

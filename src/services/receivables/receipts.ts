@@ -1,18 +1,21 @@
 /**
- * Receipts (DESIGN section 16): a customer's payment, recorded and optionally allocated at once,
+ * Receipts (docs/design.md §16): a customer's payment, recorded and optionally allocated at once,
  * read and listed; and the operations that spend it (allocate), apply a credit note, and reverse an
  * allocation. Rules of spending live in allocations.ts; this file validates and answers.
  */
+import { recordEvent } from '../events/append';
 import { findCustomer } from '../../db/queries/customers';
 import { insertReceipt } from '../../db/queries/receivable-documents';
+import { journalReceipt } from '../journal/record-events';
 import { findReceipt, findReceiptAllocations, listReceipts as listReceiptRows, RECEIPT_SORT_VALUE_PATTERN, type AllocationRow, type ReceiptRow } from '../../db/queries/receipts';
 import type { ReceiptMethod } from '../../domain/receivables';
 import { isCurrency } from '../../lib/code-lists';
-import { decodeCursor, encodeCursor, invalidCursor, type CursorBinding } from '../../lib/cursor';
+import type { CursorBinding } from '../../lib/cursor';
+import { keysetPage } from '../keyset-page';
 import { AppError } from '../../lib/errors';
 import { Dec, formatAmount, formatRate, roundAmount } from '../../lib/money';
 import { amountInCurrency, maxLength, notBlank, Refusals } from '../../lib/refusals';
-import type { ReceiptListPage, ReceiptView } from '../../routers/receivables/receipts/schemas';
+import type { ReceiptListPage, ReceiptView } from '../../contract/receivables/receipts';
 import type { ServiceContext } from '../context';
 import { checkFxRate } from '../rules/fx-rate';
 import { lockReceiptOr404, reverseAllocationRow, spend, type SpendItem } from './allocations';
@@ -58,7 +61,7 @@ export function receiptView(rc: ReceiptRow, rows: readonly AllocationRow[], base
 }
 
 export async function getReceipt(ctx: ServiceContext, input: { id: string }): Promise<ReceiptView> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const rc = await findReceipt(ctx.db, { organizationId, id: input.id });
   if (!rc) throw new AppError('not_found', { detail: 'No such receipt in this organization' });
   return receiptView(rc, await findReceiptAllocations(ctx.db, { organizationId, receiptIds: [rc.id] }), ctx.org.baseCurrency);
@@ -82,7 +85,7 @@ const itemPointer = (i: number, field: string) => `/allocations/${i}/${field}`;
  * (effective on `received_on`), in the caller's one transaction: a refused allocation leaves no receipt.
  */
 export async function createReceipt(ctx: ServiceContext, input: CreateReceiptInput): Promise<ReceiptView> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const base = ctx.org.baseCurrency;
   const r = new Refusals();
   const customer = await findCustomer(ctx.db, { organizationId, id: input.customer_id, today: ctx.today });
@@ -112,11 +115,25 @@ export async function createReceipt(ctx: ServiceContext, input: CreateReceiptInp
     createdAt: ctx.now,
   });
   if (!row) throw new AppError('internal');
+  await journalReceipt(ctx, row);
+  let allocated: Awaited<ReturnType<typeof spend>> = [];
   if (input.allocations?.length) {
     const receipt = await lockReceiptOr404(ctx, row.id);
-    await spend(ctx, { kind: 'receipt', receipt }, input.allocations, { effective_on: input.received_on, pointer: itemPointer, bumpReceipt: false });
+    allocated = await spend(ctx, { kind: 'receipt', receipt }, input.allocations, { effective_on: input.received_on, pointer: itemPointer, bumpReceipt: false });
   }
-  return getReceipt(ctx, { id: row.id });
+  const view = await getReceipt(ctx, { id: row.id });
+  await recordEvent(ctx, 'receivables.receipt.created', receiptSubject(view), { customer_id: view.customer_id, amount: view.amount, currency: view.currency, unallocated: view.unallocated });
+  if (allocated.length) await recordAllocated(ctx, view, allocated);
+  return view;
+}
+
+const receiptSubject = (view: ReceiptView) => ({ type: 'receipt' as const, id: view.id, revision: view.revision });
+
+async function recordAllocated(ctx: ServiceContext, view: ReceiptView, rows: Awaited<ReturnType<typeof spend>>) {
+  await recordEvent(ctx, 'receivables.receipt.allocated', receiptSubject(view), {
+    allocations: rows.map((a) => ({ id: a.id, invoice_id: a.invoiceId, amount: new Dec(a.amount).toFixed() })),
+    unallocated: view.unallocated,
+  });
 }
 
 /** Spends what is left of a receipt on documents, effective today; answers the receipt. */
@@ -126,8 +143,10 @@ export async function allocateReceipt(ctx: ServiceContext, input: { receipt_id: 
   r.check(input.allocations.length >= 1, '/allocations', 'at least one allocation');
   r.check(input.allocations.length <= RECEIPT_LIMITS.allocations, '/allocations', `at most ${RECEIPT_LIMITS.allocations} allocations`);
   r.throwIfAny();
-  await spend(ctx, { kind: 'receipt', receipt }, input.allocations, { effective_on: ctx.today, pointer: itemPointer });
-  return getReceipt(ctx, { id: receipt.id });
+  const rows = await spend(ctx, { kind: 'receipt', receipt }, input.allocations, { effective_on: ctx.today, pointer: itemPointer });
+  const view = await getReceipt(ctx, { id: receipt.id });
+  await recordAllocated(ctx, view, rows);
+  return view;
 }
 
 /** Applies part of an issued credit note to an invoice or debit note, effective today; answers that document. */
@@ -143,6 +162,14 @@ export async function applyCreditNote(ctx: ServiceContext, input: { credit_note_
 /** Reverses an allocation, effective today; answers the allocated document (both rows in its allocations). */
 export async function reverseReceiptAllocation(ctx: ServiceContext, input: { allocation_id: string; reason?: string }): Promise<DocumentView> {
   const row = await reverseAllocationRow(ctx, { allocation_id: input.allocation_id, effective_on: ctx.today, ...(input.reason !== undefined ? { reason: input.reason } : {}) });
+  if (row.receiptId) {
+    const receipt = await getReceipt(ctx, { id: row.receiptId });
+    await recordEvent(ctx, 'receivables.receipt.allocation_reversed', receiptSubject(receipt), {
+      allocation_id: input.allocation_id,
+      invoice_id: row.invoiceId,
+      unallocated: receipt.unallocated,
+    });
+  }
   return readDocument(ctx, { id: row.invoiceId });
 }
 
@@ -159,7 +186,7 @@ export interface ListReceiptsInput {
 
 /** A keyset page of receipts, newest received first by default; the cursor is bound to sort, order and filters. */
 export async function listReceipts(ctx: ServiceContext, input: ListReceiptsInput): Promise<ReceiptListPage> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const sort = input.sort ?? 'received_on';
   const order = input.order ?? 'desc';
   const limit = input.limit ?? 25;
@@ -168,19 +195,9 @@ export async function listReceipts(ctx: ServiceContext, input: ListReceiptsInput
   r.throwIfAny();
   const filters = { customerId: input.customer_id, receivedFrom: input.received_from, receivedTo: input.received_to, unallocated: input.unallocated };
   const binding: CursorBinding = { sort: `receipts:${sort}`, order, filters: { ...filters } };
-  const secret = await ctx.cursorSecret();
-  let after: { value: string; id: string } | undefined;
-  if (input.cursor !== undefined) {
-    const position = decodeCursor(secret, input.cursor, binding);
-    if (position.value === null || !RECEIPT_SORT_VALUE_PATTERN[sort].test(position.value) || !/^[0-9a-f-]{36}$/i.test(position.id)) throw invalidCursor();
-    after = { value: position.value, id: position.id };
-  }
-  const rows = await listReceiptRows(ctx.db, { organizationId, sort, order, filters, after, take: limit + 1 });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const keyset = await keysetPage(ctx, { binding, cursor: input.cursor, limit, value: RECEIPT_SORT_VALUE_PATTERN[sort] });
+  const rows = await listReceiptRows(ctx.db, { organizationId, sort, order, filters, after: keyset.after, take: keyset.take });
+  const { page, next_cursor } = keyset.cut(rows, (row) => ({ value: row.sortValue, id: row.id }));
   const allocationRows = await findReceiptAllocations(ctx.db, { organizationId, receiptIds: page.map((p) => p.id) });
-  return {
-    receipts: page.map((p) => receiptView(p, allocationRows, ctx.org.baseCurrency)),
-    next_cursor: rows.length > limit && last ? encodeCursor(secret, binding, { value: last.sortValue, id: last.id }) : null,
-  };
+  return { receipts: page.map((p) => receiptView(p, allocationRows, ctx.org.baseCurrency)), next_cursor };
 }

@@ -6,7 +6,7 @@
  * who may take an edge: transitions.ts does.
  */
 import { findCustomer } from '../../db/queries/customers';
-import { findDocumentLink, insertTimelineEntry, lockDocument, updateDocument, type DocumentRow } from '../../db/queries/receivable-documents';
+import { findDocumentLink, insertTimelineEntry, lockDocument, stateChangedSince, updateDocument, type DocumentRow } from '../../db/queries/receivable-documents';
 import { nextSequenceValue } from '../../db/queries/sequences';
 import type { DocumentKind, FrozenBuyer, FrozenSeller } from '../../db/schema';
 import { addDays } from '../../lib/dates';
@@ -18,6 +18,7 @@ import { receivableFacts } from './document-facts';
 import { buyerOf, freezeAddress } from './freeze-parties';
 import { queueCancellation, queueSubmission } from '../einvoicing/outbox';
 import { readDocument, type DocumentView } from './read-document';
+import { journalDocumentCancelled, journalDocumentIssued } from '../journal/record-events';
 
 const PREFIX: Record<DocumentKind, string> = { sales_invoice: 'INV', customer_credit_note: 'CN', customer_debit_note: 'DN' };
 
@@ -30,7 +31,7 @@ export type LockedDocument = DocumentRow & { original?: DocumentRow };
  * number (it was never a valid e-invoice, and the sequence stays gapless) but is frozen afresh.
  */
 async function issueWork(ctx: ServiceContext, doc: DocumentRow) {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const customer = await findCustomer(ctx.db, { organizationId, id: doc.customerId, today: ctx.today });
   if (!customer) throw new AppError('internal', { detail: 'the document names no customer of this organization' });
   const year = ctx.today.slice(0, 4);
@@ -68,7 +69,7 @@ export const receivableTransitionAdapter: TransitionAdapter<LockedDocument, Docu
   notFoundDetail: 'No such receivables document in this organization',
 
   async lock(ctx, id) {
-    const organizationId = ctx.principal.organizationId;
+    const organizationId = ctx.org.id;
     // A credit note: its invoice is locked first, as preparing a credit note and allocating do
     // (invoice before credit note), so credit notes of one invoice are decided one at a time.
     const link = await findDocumentLink(ctx.db, { organizationId, id });
@@ -88,26 +89,37 @@ export const receivableTransitionAdapter: TransitionAdapter<LockedDocument, Docu
       // With e-invoicing on, the document waits in `submitted` until LHDN validates it (the outbox
       // row and its job are written here, in the issuing transaction).
       const waiting = step.edge.system ? undefined : await queueSubmission(ctx, doc, step, set.reference);
+      // The journal entry is written when the document owes (a document waiting for LHDN owes
+      // nothing yet, and one LHDN finds invalid goes back to draft).
+      if (!waiting) await journalDocumentIssued(ctx, { ...doc, reference: set.reference, invoiceDate: set.invoiceDate });
       return waiting ? { set, to: waiting } : { set };
     }
+    // Validated by LHDN: the document owes from now (entering accrual again later writes nothing).
+    if (to === 'accrual' && doc.reference && doc.issuedAt) await journalDocumentIssued(ctx, { ...doc, reference: doc.reference, invoiceDate: doc.invoiceDate });
     if (to === 'cancelled' && from !== 'draft') {
       // A validated e-invoice is cancelled at LHDN first: the document waits for its answer.
       const waiting = step.edge.system ? undefined : await queueCancellation(ctx, doc, step);
       if (waiting) return { to: waiting };
       // A cancelled document owes nothing (and a cancelled credit note credits nothing); it had no
-      // allocations to undo (the edge's nothing_allocated condition).
+      // allocations to undo (the edge's nothing_allocated condition). Its issue entry is reversed,
+      // dated the day of cancellation: the ageing as at a day before it still holds the document, and
+      // the receivables control account agrees with it on every day.
+      await journalDocumentCancelled(ctx, doc);
       return { set: { outstanding: '0', outstandingBase: '0' } };
     }
     return undefined;
   },
 
   async save(ctx, doc, change) {
-    await updateDocument(ctx.db, { organizationId: ctx.principal.organizationId, id: doc.id }, { ...change.set, state: change.state, revision: change.revision });
+    // A change of state of an issued document is dated with it (state_changed_at), as its timeline
+    // entry is; one before the issue is older than issued_at, which dates it enough for the reports.
+    const changed = doc.issuedAt && change.state !== doc.state ? { stateChangedAt: stateChangedSince(change.step.decidedAt) } : {};
+    await updateDocument(ctx.db, { organizationId: ctx.org.id, id: doc.id }, { ...change.set, ...changed, state: change.state, revision: change.revision });
   },
 
   async log(ctx, doc, step) {
     await insertTimelineEntry(ctx.db, {
-      organizationId: ctx.principal.organizationId,
+      organizationId: ctx.org.id,
       documentId: doc.id,
       actionKey: step.edge.action_key,
       actorMemberId: step.actorMemberId,

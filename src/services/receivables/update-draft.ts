@@ -1,5 +1,5 @@
 /**
- * Changing a draft receivables document (PATCH /v1/receivables/invoices/{id}, DESIGN section 12).
+ * Changing a draft receivables document (PATCH /v1/receivables/invoices/{id}, docs/design.md §12).
  * Any create field but `kind` and `attachment_ids` (the schema refuses those); fields left out stay as
  * they are. It checks with exactly the create rules (prepare-document.ts's checkHeader, checkLine,
  * documentTotals, checkCreditLeft): it never states a rule of its own. It never changes a document
@@ -10,6 +10,7 @@
  * checked and priced again; the units the old lines took from trade lines are released and the new
  * lines take theirs, all in the caller's transaction; the revision moves by one.
  */
+import { recordEvent } from '../events/append';
 import type Decimal from 'decimal.js';
 import {
   deleteLines,
@@ -19,9 +20,9 @@ import {
   lockDocument,
   updateDocument,
 } from '../../db/queries/receivable-documents';
-import { setTradeLineInvoiced } from '../../db/queries/reference-data';
+import { setTradeLineInvoiced } from '../../db/queries/trade-lines';
 import { addDays } from '../../lib/dates';
-import { AppError } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
 import { Dec } from '../../lib/money';
 import { refusal, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
@@ -59,19 +60,18 @@ export interface UpdateDraftInput {
   expected_revision: number;
 }
 
-const notFound = () => new AppError('not_found', { detail: 'No such receivables document in this organization' });
 
 export async function updateDraft(ctx: ServiceContext, input: UpdateDraftInput): Promise<DocumentView> {
   const { db } = ctx;
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const { id, expected_revision, ...fields } = input;
 
   // A credit note's invoice is locked before the credit note, as issuing and preparing one do.
   const link = await findDocumentLink(db, { organizationId, id });
-  if (!link) throw notFound();
+  if (!link) throw notFound('receivables document');
   if (link.kind === 'customer_credit_note' && link.originalInvoiceId) await lockDocument(db, { organizationId, id: link.originalInvoiceId });
   const doc = await lockDocument(db, { organizationId, id });
-  if (!doc) throw notFound();
+  if (!doc) throw notFound('receivables document');
   checkRevision(doc.revision, expected_revision);
   const def = await loadWorkflow(db, organizationId, 'receivable_document');
   if (stateOf(def, doc.state).semantic !== 'draft') {
@@ -161,12 +161,14 @@ export async function updateDraft(ctx: ServiceContext, input: UpdateDraftInput):
     ...lineColumns,
     revision: doc.revision + 1,
   });
-  return readDocument(ctx, { id });
+  const view = await readDocument(ctx, { id });
+  await recordEvent(ctx, 'receivables.invoice.updated', { type: 'receivable_document', id, revision: view.revision }, { kind: view.kind, state: view.state, semantic: view.semantic });
+  return view;
 }
 
 /** The stored lines as a create would send them, to be checked and priced again. */
 async function storedLinesAsInput(ctx: ServiceContext, rows: Awaited<ReturnType<typeof findLines>>): Promise<PrepareLineInput[]> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const shares = await findShares(ctx.db, { organizationId, lineIds: rows.map((l) => l.id) });
   const plain = (v: string) => new Dec(v).toFixed();
   return rows.map((l) => ({

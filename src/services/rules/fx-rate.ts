@@ -1,6 +1,6 @@
 /**
  * The fx_rate rule, one for documents and claim lines alike: base-currency units per one unit of the
- * record's currency (DESIGN section 4). Pure; it adds refusals and never throws.
+ * record's currency (docs/design.md §4). Pure; it adds refusals and never throws.
  */
 import type Decimal from 'decimal.js';
 import { checkRatePlaces, Dec } from '../../lib/money';

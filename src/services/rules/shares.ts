@@ -1,5 +1,5 @@
 /**
- * The shares rule of a line, one for invoice lines and claim lines alike (DESIGN section 17: "shares
+ * The shares rule of a line, one for invoice lines and claim lines alike (docs/design.md §17: "shares
  * follow the invoice rules"), so the two cannot drift. Pure: the caller reads the analytic accounts
  * the shares name (one query for all its lines) and gives them here. Never throws; it adds refusals.
  */

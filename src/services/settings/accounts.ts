@@ -1,16 +1,8 @@
-import {
-  insertAccount,
-  listAccounts,
-  lockAccount,
-  updateAccountRow,
-  type AccountRow,
-} from '../../db/queries/reference-data';
+import { insertAccount, listAccounts, lockAccount, updateAccountRow, type AccountRow } from '../../db/queries/reference-data';
 import type { AccountType } from '../../domain/receivables';
 import { Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { recordSettingsChange } from './history';
-import type { PageInput } from './page';
-import { checkCode, checkName, keysetPage, leavesUnchanged, lockedForChange, must, uniquely } from './rules';
+import { changeRecord, checkCode, checkName, createdRecord, deactivateRecord, setupListPage, uniquely, type RecordChange, type SetupFamily, type SetupListInput } from './setup';
 
 /**
  * The chart of accounts (settings.accounts.*). Document lines name an account; an inactive one is
@@ -22,8 +14,18 @@ export function accountView(a: AccountRow) {
 }
 export type AccountView = ReturnType<typeof accountView>;
 
-const ENTITY = 'accounts';
-const CODE_IN_USE = 'accounts_org_code';
+const codeInUse = <T>(write: () => Promise<T>, code: string | undefined) =>
+  uniquely(write, 'accounts_org_code', '/code', `An account with the code ${code} already exists`);
+
+const accounts: SetupFamily<AccountRow, AccountView> = {
+  entity: 'accounts',
+  what: 'account',
+  lock: (ctx, id) => lockAccount(ctx.db, { organizationId: ctx.org.id, id }),
+  write: (ctx, current, set) =>
+    codeInUse(() => updateAccountRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...set, revision: current.revision + 1 }), set.code),
+  view: (_ctx, row) => accountView(row),
+  inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+};
 
 export interface CreateAccountInput {
   code: string;
@@ -31,32 +33,20 @@ export interface CreateAccountInput {
   type: AccountType;
 }
 
-/** Creates an account; the row as stored (the old signatures answer rows). */
-export async function createAccountRow(ctx: ServiceContext, input: CreateAccountInput): Promise<AccountRow> {
+export async function createAccount(ctx: ServiceContext, input: CreateAccountInput): Promise<AccountView> {
   const r = new Refusals();
   checkCode(r, input.code);
   checkName(r, input.name);
   r.throwIfAny();
   const code = input.code.trim();
-  const row = must(
-    await uniquely(
-      () => insertAccount(ctx.db, { organizationId: ctx.org.id, code, name: input.name.trim(), type: input.type }),
-      CODE_IN_USE,
-      '/code',
-      `An account with the code ${code} already exists`,
-    ),
+  return createdRecord(
+    ctx,
+    accounts,
+    await codeInUse(() => insertAccount(ctx.db, { organizationId: ctx.org.id, code, name: input.name.trim(), type: input.type }), code),
   );
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', before: null, after: accountView(row) });
-  return row;
 }
 
-export async function createAccount(ctx: ServiceContext, input: CreateAccountInput): Promise<AccountView> {
-  return accountView(await createAccountRow(ctx, input));
-}
-
-export interface UpdateAccountInput {
-  id: string;
-  expected_revision: number;
+export interface UpdateAccountInput extends RecordChange {
   code?: string;
   name?: string;
   type?: AccountType;
@@ -67,43 +57,15 @@ export async function updateAccount(ctx: ServiceContext, input: UpdateAccountInp
   checkCode(r, input.code);
   checkName(r, input.name);
   r.throwIfAny();
-  const current = lockedForChange(await lockAccount(ctx.db, { organizationId: ctx.org.id, id: input.id }), input.expected_revision, 'account');
-  const code = input.code?.trim();
-  const patch = { code, name: input.name?.trim(), type: input.type };
-  if (leavesUnchanged(current, patch)) return accountView(current);
-  const row = must(
-    await uniquely(
-      () => updateAccountRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...patch, revision: current.revision + 1 }),
-      CODE_IN_USE,
-      '/code',
-      `An account with the code ${code} already exists`,
-    ),
-  );
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before: accountView(current), after: accountView(row) });
-  return accountView(row);
+  return changeRecord(ctx, accounts, input, () => ({ code: input.code?.trim(), name: input.name?.trim(), type: input.type }));
 }
 
-export async function deactivateAccount(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<AccountView> {
-  const current = lockedForChange(await lockAccount(ctx.db, { organizationId: ctx.org.id, id: input.id }), input.expected_revision, 'account');
-  if (!current.active) return accountView(current);
-  const row = must(await updateAccountRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { active: false, revision: current.revision + 1 }));
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before: accountView(current), after: accountView(row) });
-  return accountView(row);
+export async function deactivateAccount(ctx: ServiceContext, input: RecordChange): Promise<AccountView> {
+  return deactivateRecord(ctx, accounts, input, () => ({ active: false }));
 }
 
-export interface ListAccountsInput extends PageInput {
-  include_inactive?: boolean;
-}
+export type ListAccountsInput = SetupListInput;
 
-export async function listAccountsPage(ctx: ServiceContext, input: ListAccountsInput) {
-  const includeInactive = input.include_inactive ?? false;
-  return keysetPage(
-    ctx,
-    'settings.accounts',
-    input,
-    { include_inactive: includeInactive },
-    (after, limit) => listAccounts(ctx.db, { organizationId: ctx.org.id, includeInactive, after, limit }),
-    (a) => a.code,
-    accountView,
-  );
+export function listAccountsPage(ctx: ServiceContext, input: ListAccountsInput) {
+  return setupListPage(ctx, 'settings.accounts', input, {}, (q) => listAccounts(ctx.db, q), (a) => a.code, accountView);
 }

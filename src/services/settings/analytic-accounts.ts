@@ -8,9 +8,7 @@ import {
 } from '../../db/queries/reference-data';
 import { Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { recordSettingsChange } from './history';
-import type { PageInput } from './page';
-import { checkCode, checkName, keysetPage, leavesUnchanged, lockedForChange, must, uniquely } from './rules';
+import { changeRecord, checkCode, checkName, createdRecord, deactivateRecord, setupListPage, uniquely, type RecordChange, type SetupFamily, type SetupListInput } from './setup';
 
 /**
  * Analytic accounts (settings.analyticAccounts.*): a department, or a project on the project axis.
@@ -22,8 +20,18 @@ export function analyticAccountView(a: AnalyticAccountRow) {
 }
 export type AnalyticAccountView = ReturnType<typeof analyticAccountView>;
 
-const ENTITY = 'analyticAccounts';
-const CODE_IN_USE = 'analytic_accounts_org_axis_code';
+const codeInUse = <T>(write: () => Promise<T>, code: string | undefined) =>
+  uniquely(write, 'analytic_accounts_org_axis_code', '/code', `The axis already has an analytic account with the code ${code}`);
+
+const analyticAccounts: SetupFamily<AnalyticAccountRow, AnalyticAccountView> = {
+  entity: 'analyticAccounts',
+  what: 'analytic account',
+  lock: (ctx, id) => lockAnalyticAccount(ctx.db, { organizationId: ctx.org.id, id }),
+  write: (ctx, current, set) =>
+    codeInUse(() => updateAnalyticAccountRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...set, revision: current.revision + 1 }), set.code),
+  view: (_ctx, row) => analyticAccountView(row),
+  inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+};
 
 export interface CreateAnalyticAccountInput {
   axis_id: string;
@@ -31,7 +39,7 @@ export interface CreateAnalyticAccountInput {
   name: string;
 }
 
-export async function createAnalyticAccountRow(ctx: ServiceContext, input: CreateAnalyticAccountInput): Promise<AnalyticAccountRow> {
+export async function createAnalyticAccount(ctx: ServiceContext, input: CreateAnalyticAccountInput): Promise<AnalyticAccountView> {
   const r = new Refusals();
   checkCode(r, input.code);
   checkName(r, input.name);
@@ -39,25 +47,11 @@ export async function createAnalyticAccountRow(ctx: ServiceContext, input: Creat
   if (r.check(Boolean(axis), '/axis_id', 'no such analytic axis in this organization')) r.check(Boolean(axis?.active), '/axis_id', 'the analytic axis is inactive');
   r.throwIfAny();
   const code = input.code.trim();
-  const row = must(
-    await uniquely(
-      () => insertAnalyticAccount(ctx.db, { organizationId: ctx.org.id, axisId: input.axis_id, code, name: input.name.trim() }),
-      CODE_IN_USE,
-      '/code',
-      `The axis already has an analytic account with the code ${code}`,
-    ),
-  );
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', before: null, after: analyticAccountView(row) });
-  return row;
+  const row = await codeInUse(() => insertAnalyticAccount(ctx.db, { organizationId: ctx.org.id, axisId: input.axis_id, code, name: input.name.trim() }), code);
+  return createdRecord(ctx, analyticAccounts, row);
 }
 
-export async function createAnalyticAccount(ctx: ServiceContext, input: CreateAnalyticAccountInput): Promise<AnalyticAccountView> {
-  return analyticAccountView(await createAnalyticAccountRow(ctx, input));
-}
-
-export interface UpdateAnalyticAccountInput {
-  id: string;
-  expected_revision: number;
+export interface UpdateAnalyticAccountInput extends RecordChange {
   code?: string;
   name?: string;
 }
@@ -67,44 +61,17 @@ export async function updateAnalyticAccount(ctx: ServiceContext, input: UpdateAn
   checkCode(r, input.code);
   checkName(r, input.name);
   r.throwIfAny();
-  const current = lockedForChange(await lockAnalyticAccount(ctx.db, { organizationId: ctx.org.id, id: input.id }), input.expected_revision, 'analytic account');
-  const code = input.code?.trim();
-  const patch = { code, name: input.name?.trim() };
-  if (leavesUnchanged(current, patch)) return analyticAccountView(current);
-  const row = must(
-    await uniquely(
-      () => updateAnalyticAccountRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...patch, revision: current.revision + 1 }),
-      CODE_IN_USE,
-      '/code',
-      `The axis already has an analytic account with the code ${code}`,
-    ),
-  );
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before: analyticAccountView(current), after: analyticAccountView(row) });
-  return analyticAccountView(row);
+  return changeRecord(ctx, analyticAccounts, input, () => ({ code: input.code?.trim(), name: input.name?.trim() }));
 }
 
-export async function deactivateAnalyticAccount(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<AnalyticAccountView> {
-  const current = lockedForChange(await lockAnalyticAccount(ctx.db, { organizationId: ctx.org.id, id: input.id }), input.expected_revision, 'analytic account');
-  if (!current.active) return analyticAccountView(current);
-  const row = must(await updateAnalyticAccountRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { active: false, revision: current.revision + 1 }));
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before: analyticAccountView(current), after: analyticAccountView(row) });
-  return analyticAccountView(row);
+export async function deactivateAnalyticAccount(ctx: ServiceContext, input: RecordChange): Promise<AnalyticAccountView> {
+  return deactivateRecord(ctx, analyticAccounts, input, () => ({ active: false }));
 }
 
-export interface ListAnalyticAccountsInput extends PageInput {
+export interface ListAnalyticAccountsInput extends SetupListInput {
   axis_id?: string;
-  include_inactive?: boolean;
 }
 
-export async function listAnalyticAccountsPage(ctx: ServiceContext, input: ListAnalyticAccountsInput) {
-  const includeInactive = input.include_inactive ?? false;
-  return keysetPage(
-    ctx,
-    'settings.analyticAccounts',
-    input,
-    { include_inactive: includeInactive, axis_id: input.axis_id },
-    (after, limit) => listAnalyticAccounts(ctx.db, { organizationId: ctx.org.id, axisId: input.axis_id, includeInactive, after, limit }),
-    (a) => a.code,
-    analyticAccountView,
-  );
+export function listAnalyticAccountsPage(ctx: ServiceContext, input: ListAnalyticAccountsInput) {
+  return setupListPage(ctx, 'settings.analyticAccounts', input, { axis_id: input.axis_id }, (q) => listAnalyticAccounts(ctx.db, { ...q, axisId: input.axis_id }), (a) => a.code, analyticAccountView);
 }

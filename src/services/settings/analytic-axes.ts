@@ -11,9 +11,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/errors';
 import { Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { recordSettingsChange } from './history';
-import type { PageInput } from './page';
-import { checkCode, checkName, keysetPage, leavesUnchanged, lockedForChange, must } from './rules';
+import { changeRecord, checkCode, checkName, createdRecord, deactivateRecord, setupListPage, type RecordChange, type SetupFamily, type SetupListInput } from './setup';
 
 /**
  * Analytic axes (settings.analyticAxes.*): departments, projects, ... At most one axis of an
@@ -25,8 +23,6 @@ export function analyticAxisView(a: AnalyticAxisRow) {
   return { id: a.id, code: a.code, name: a.name, is_project_axis: a.isProjectAxis, required_on_claims: a.requiredOnClaims, active: a.active, revision: a.revision };
 }
 export type AnalyticAxisView = ReturnType<typeof analyticAxisView>;
-
-const ENTITY = 'analyticAxes';
 
 const projectAxisTaken = (existing?: { code: string }) =>
   new AppError('conflict', {
@@ -47,15 +43,25 @@ async function axisWrite<T>(write: () => Promise<T>, code: string | undefined): 
   }
 }
 
+const axes: SetupFamily<AnalyticAxisRow, AnalyticAxisView> = {
+  entity: 'analyticAxes',
+  what: 'analytic axis',
+  lock: (ctx, id) => lockAnalyticAxis(ctx.db, { organizationId: ctx.org.id, id }),
+  write: (ctx, current, set) =>
+    axisWrite(() => updateAnalyticAxisRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...set, revision: current.revision + 1 }), set.code),
+  view: (_ctx, row) => analyticAxisView(row),
+  inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+};
+
 export interface CreateAnalyticAxisInput {
   code: string;
   name: string;
   is_project_axis?: boolean;
-  /** Every claim line must be allocated on this axis (DESIGN section 17). */
+  /** Every claim line must be allocated on this axis. */
   required_on_claims?: boolean;
 }
 
-export async function createAnalyticAxisRow(ctx: ServiceContext, input: CreateAnalyticAxisInput): Promise<AnalyticAxisRow> {
+export async function createAnalyticAxis(ctx: ServiceContext, input: CreateAnalyticAxisInput): Promise<AnalyticAxisView> {
   const r = new Refusals();
   checkCode(r, input.code);
   checkName(r, input.name);
@@ -65,23 +71,17 @@ export async function createAnalyticAxisRow(ctx: ServiceContext, input: CreateAn
     if (existing) throw projectAxisTaken(existing);
   }
   const code = input.code.trim();
-  const row = must(
+  return createdRecord(
+    ctx,
+    axes,
     await axisWrite(
       () => insertAnalyticAxis(ctx.db, { organizationId: ctx.org.id, code, name: input.name.trim(), isProjectAxis: input.is_project_axis ?? false, requiredOnClaims: input.required_on_claims ?? false }),
       code,
     ),
   );
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', before: null, after: analyticAxisView(row) });
-  return row;
 }
 
-export async function createAnalyticAxis(ctx: ServiceContext, input: CreateAnalyticAxisInput): Promise<AnalyticAxisView> {
-  return analyticAxisView(await createAnalyticAxisRow(ctx, input));
-}
-
-export interface UpdateAnalyticAxisInput {
-  id: string;
-  expected_revision: number;
+export interface UpdateAnalyticAxisInput extends RecordChange {
   code?: string;
   name?: string;
   is_project_axis?: boolean;
@@ -93,51 +93,31 @@ export async function updateAnalyticAxis(ctx: ServiceContext, input: UpdateAnaly
   checkCode(r, input.code);
   checkName(r, input.name);
   r.throwIfAny();
-  const current = lockedForChange(await lockAnalyticAxis(ctx.db, { organizationId: ctx.org.id, id: input.id }), input.expected_revision, 'analytic axis');
-  const code = input.code?.trim();
-  const patch = { code, name: input.name?.trim(), isProjectAxis: input.is_project_axis, requiredOnClaims: input.required_on_claims };
-  if (leavesUnchanged(current, patch)) return analyticAxisView(current);
-  if (input.is_project_axis !== undefined && input.is_project_axis !== current.isProjectAxis) {
-    if (input.is_project_axis) {
-      const existing = await findProjectAxis(ctx.db, { organizationId: ctx.org.id });
-      if (existing && existing.id !== current.id) throw projectAxisTaken(existing);
+  return changeRecord(ctx, axes, input, async (current) => {
+    const set = { code: input.code?.trim(), name: input.name?.trim(), isProjectAxis: input.is_project_axis, requiredOnClaims: input.required_on_claims };
+    if (input.is_project_axis !== undefined && input.is_project_axis !== current.isProjectAxis) {
+      if (input.is_project_axis) {
+        const existing = await findProjectAxis(ctx.db, { organizationId: ctx.org.id });
+        if (existing && existing.id !== current.id) throw projectAxisTaken(existing);
+      }
+      // Documents computed their project summary with the axis's flag when priced.
+      if (await isAnalyticAxisUsed(ctx.db, { organizationId: ctx.org.id, axisId: current.id })) {
+        throw new AppError('conflict', {
+          detail: `Document lines already share accounts of the axis ${current.code}: whether it is the project axis can no longer change`,
+          errors: [{ pointer: '/is_project_axis', detail: 'cannot change once document lines use the axis' }],
+        });
+      }
     }
-    // Documents computed their project summary with the axis's flag when priced.
-    if (await isAnalyticAxisUsed(ctx.db, { organizationId: ctx.org.id, axisId: current.id })) {
-      throw new AppError('conflict', {
-        detail: `Document lines already share accounts of the axis ${current.code}: whether it is the project axis can no longer change`,
-        errors: [{ pointer: '/is_project_axis', detail: 'cannot change once document lines use the axis' }],
-      });
-    }
-  }
-  const row = must(
-    await axisWrite(() => updateAnalyticAxisRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...patch, revision: current.revision + 1 }), code),
-  );
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before: analyticAxisView(current), after: analyticAxisView(row) });
-  return analyticAxisView(row);
+    return set;
+  });
 }
 
-export async function deactivateAnalyticAxis(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<AnalyticAxisView> {
-  const current = lockedForChange(await lockAnalyticAxis(ctx.db, { organizationId: ctx.org.id, id: input.id }), input.expected_revision, 'analytic axis');
-  if (!current.active) return analyticAxisView(current);
-  const row = must(await updateAnalyticAxisRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { active: false, revision: current.revision + 1 }));
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before: analyticAxisView(current), after: analyticAxisView(row) });
-  return analyticAxisView(row);
+export async function deactivateAnalyticAxis(ctx: ServiceContext, input: RecordChange): Promise<AnalyticAxisView> {
+  return deactivateRecord(ctx, axes, input, () => ({ active: false }));
 }
 
-export interface ListAnalyticAxesInput extends PageInput {
-  include_inactive?: boolean;
-}
+export type ListAnalyticAxesInput = SetupListInput;
 
-export async function listAnalyticAxesPage(ctx: ServiceContext, input: ListAnalyticAxesInput) {
-  const includeInactive = input.include_inactive ?? false;
-  return keysetPage(
-    ctx,
-    'settings.analyticAxes',
-    input,
-    { include_inactive: includeInactive },
-    (after, limit) => listAnalyticAxes(ctx.db, { organizationId: ctx.org.id, includeInactive, after, limit }),
-    (a) => a.code,
-    analyticAxisView,
-  );
+export function listAnalyticAxesPage(ctx: ServiceContext, input: ListAnalyticAxesInput) {
+  return setupListPage(ctx, 'settings.analyticAxes', input, {}, (q) => listAnalyticAxes(ctx.db, q), (a) => a.code, analyticAxisView);
 }

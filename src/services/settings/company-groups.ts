@@ -15,8 +15,7 @@ import { Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
 import { checkRevision } from '../revision';
 import { recordSettingsChange } from './history';
-import type { PageInput } from './page';
-import { checkName, keysetPage, leavesUnchanged, must } from './rules';
+import { changeRecord, checkName, createdRecord, deactivateRecord, notFound, setupListPage, written, type RecordChange, type SetupFamily, type SetupListInput } from './setup';
 
 /**
  * Company groups (settings.companyGroups.*): organizations consolidated together. A group spans
@@ -64,21 +63,33 @@ async function checkMembers(ctx: ServiceContext, r: Refusals, ids: string[]): Pr
   return others.sort();
 }
 
-/** The group under its lock, for a change the creator alone may make: absent 404, another organization 403, stale If-Match 409. */
-async function lockedForCreator(ctx: ServiceContext, id: string, expectedRevision: number): Promise<CompanyGroupRow> {
-  const current = await lockedGroup(ctx, id);
-  if (current.createdByOrganizationId !== ctx.org.id) {
-    throw new AppError('company_group_creator_only', { detail: 'Only the organization that created the company group manages it; another organization may only leave it' });
-  }
-  checkRevision(current.revision, expectedRevision);
+async function lockedGroup(ctx: ServiceContext, id: string): Promise<CompanyGroupRow> {
+  const current = await lockCompanyGroup(ctx.db, { organizationId: ctx.org.id, id });
+  if (!current) throw notFound('company group');
   return current;
 }
 
-async function lockedGroup(ctx: ServiceContext, id: string): Promise<CompanyGroupRow> {
-  const current = await lockCompanyGroup(ctx.db, { organizationId: ctx.org.id, id });
-  if (!current) throw new AppError('not_found', { detail: 'No such company group in this organization' });
-  return current;
-}
+/** `keepOrInvite`: the other organizations the group is to list, when they change. */
+type CompanyGroupChange = { name?: string; active?: boolean; keepOrInvite?: string[] };
+
+/** Changes the creator alone may make: another organization in the group is 403 before its revision is weighed. */
+const companyGroups: SetupFamily<CompanyGroupRow, CompanyGroupView, CompanyGroupChange> = {
+  entity: ENTITY,
+  what: 'company group',
+  lock: async (ctx, id) => {
+    const current = await lockCompanyGroup(ctx.db, { organizationId: ctx.org.id, id });
+    if (current && current.createdByOrganizationId !== ctx.org.id) {
+      throw new AppError('company_group_creator_only', { detail: 'Only the organization that created the company group manages it; another organization may only leave it' });
+    }
+    return current;
+  },
+  write: async (ctx, current, { keepOrInvite, ...set }) => {
+    if (keepOrInvite) await setCompanyGroupMembers(ctx.db, { organizationId: ctx.org.id, id: current.id, keepOrInvite });
+    return updateCompanyGroupRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...set, revision: current.revision + 1 });
+  },
+  view: (ctx, row) => companyGroupView(row, ctx.org.id),
+  inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+};
 
 export interface CreateCompanyGroupInput {
   name: string;
@@ -86,34 +97,22 @@ export interface CreateCompanyGroupInput {
   member_organization_ids: string[];
 }
 
-/**
- * Creates a group with the caller's organization as its creator and the others invited.
- * `othersAccepted` is for fixtures only (the old signature acting for every organization at once).
- */
-export async function createCompanyGroupRow(ctx: ServiceContext, input: CreateCompanyGroupInput, opts: { othersAccepted?: boolean } = {}): Promise<CompanyGroupRow> {
+/** Creates a group with the caller's organization as its creator and the others invited. */
+export async function createCompanyGroup(ctx: ServiceContext, input: CreateCompanyGroupInput): Promise<CompanyGroupView> {
   const r = new Refusals();
   checkName(r, input.name);
   const others = await checkMembers(ctx, r, input.member_organization_ids);
   r.throwIfAny();
-  const row = must(
-    await insertCompanyGroupWithMembers(ctx.db, {
-      name: input.name.trim(),
-      createdByOrganizationId: ctx.org.id,
-      otherOrganizationIds: others,
-      othersStatus: opts.othersAccepted ? 'accepted' : 'invited',
-    }),
-  );
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', before: null, after: companyGroupView(row, ctx.org.id) });
-  return row;
+  const row = await insertCompanyGroupWithMembers(ctx.db, {
+    name: input.name.trim(),
+    createdByOrganizationId: ctx.org.id,
+    otherOrganizationIds: others,
+    othersStatus: 'invited',
+  });
+  return createdRecord(ctx, companyGroups, row);
 }
 
-export async function createCompanyGroup(ctx: ServiceContext, input: CreateCompanyGroupInput): Promise<CompanyGroupView> {
-  return companyGroupView(await createCompanyGroupRow(ctx, input), ctx.org.id);
-}
-
-export interface UpdateCompanyGroupInput {
-  id: string;
-  expected_revision: number;
+export interface UpdateCompanyGroupInput extends RecordChange {
   name?: string;
   /**
    * The other organizations, members and invited alike: one not yet in the group is invited, one in
@@ -127,23 +126,15 @@ export async function updateCompanyGroup(ctx: ServiceContext, input: UpdateCompa
   checkName(r, input.name);
   const others = input.member_organization_ids ? await checkMembers(ctx, r, input.member_organization_ids) : undefined;
   r.throwIfAny();
-  const current = await lockedForCreator(ctx, input.id, input.expected_revision);
-  const name = input.name?.trim();
-  const listedNow = [...current.memberOrganizationIds, ...current.invitedOrganizationIds].filter((id) => id !== ctx.org.id).sort();
-  const membersChange = others !== undefined && others.join() !== listedNow.join();
-  if (leavesUnchanged(current, { name }) && !membersChange) return companyGroupView(current, ctx.org.id);
-  if (membersChange) await setCompanyGroupMembers(ctx.db, { organizationId: ctx.org.id, id: current.id, keepOrInvite: others });
-  const row = must(await updateCompanyGroupRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { name, revision: current.revision + 1 }));
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before: companyGroupView(current, ctx.org.id), after: companyGroupView(row, ctx.org.id) });
-  return companyGroupView(row, ctx.org.id);
+  return changeRecord(ctx, companyGroups, input, (current) => {
+    const listedNow = [...current.memberOrganizationIds, ...current.invitedOrganizationIds].filter((id) => id !== ctx.org.id).sort();
+    const membersChange = others !== undefined && others.join() !== listedNow.join();
+    return { name: input.name?.trim(), keepOrInvite: membersChange ? others : undefined };
+  });
 }
 
-export async function deactivateCompanyGroup(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<CompanyGroupView> {
-  const current = await lockedForCreator(ctx, input.id, input.expected_revision);
-  if (!current.active) return companyGroupView(current, ctx.org.id);
-  const row = must(await updateCompanyGroupRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { active: false, revision: current.revision + 1 }));
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before: companyGroupView(current, ctx.org.id), after: companyGroupView(row, ctx.org.id) });
-  return companyGroupView(row, ctx.org.id);
+export async function deactivateCompanyGroup(ctx: ServiceContext, input: RecordChange): Promise<CompanyGroupView> {
+  return deactivateRecord(ctx, companyGroups, input, () => ({ active: false }));
 }
 
 /** The caller's organization accepts its invitation: from now on it is a member (group companies, counterparty map). */
@@ -153,7 +144,7 @@ export async function acceptCompanyGroupInvitationFor(ctx: ServiceContext, input
   const standing = membershipOf(current, ctx.org.id);
   if (standing !== 'invited') return companyGroupView(current, ctx.org.id, standing);
   if (!current.active) throw new AppError('conflict', { detail: 'The company group is inactive; its invitations can no longer be accepted' });
-  const row = must(await acceptCompanyGroupInvitation(ctx.db, { organizationId: ctx.org.id, id: current.id, revision: current.revision + 1 }));
+  const row = written(await acceptCompanyGroupInvitation(ctx.db, { organizationId: ctx.org.id, id: current.id, revision: current.revision + 1 }));
   await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'accept', before: companyGroupView(current, ctx.org.id), after: companyGroupView(row, ctx.org.id) });
   return companyGroupView(row, ctx.org.id);
 }
@@ -172,7 +163,7 @@ export async function leaveCompanyGroup(
   const standing = membershipOf(current, ctx.org.id);
   if (standing === 'creator') throw new AppError('conflict', { detail: 'The organization that created the company group cannot leave it; deactivate the group instead' });
   if (action === 'decline' && standing !== 'invited') throw new AppError('conflict', { detail: 'The invitation was already accepted; leave the group instead' });
-  const row = must(await removeOwnCompanyGroupMembership(ctx.db, { organizationId: ctx.org.id, id: current.id, revision: current.revision + 1 }));
+  const row = written(await removeOwnCompanyGroupMembership(ctx.db, { organizationId: ctx.org.id, id: current.id, revision: current.revision + 1 }));
   const before = companyGroupView(current, ctx.org.id);
   // The group as it now stands; the caller is no longer in it (later reads answer 404).
   const after = companyGroupView(row, ctx.org.id, 'none');
@@ -180,19 +171,8 @@ export async function leaveCompanyGroup(
   return after;
 }
 
-export interface ListCompanyGroupsInput extends PageInput {
-  include_inactive?: boolean;
-}
+export type ListCompanyGroupsInput = SetupListInput;
 
-export async function listCompanyGroupsPage(ctx: ServiceContext, input: ListCompanyGroupsInput) {
-  const includeInactive = input.include_inactive ?? false;
-  return keysetPage(
-    ctx,
-    'settings.companyGroups',
-    input,
-    { include_inactive: includeInactive },
-    (after, limit) => listCompanyGroups(ctx.db, { organizationId: ctx.org.id, includeInactive, after, limit }),
-    (g) => g.name,
-    (g) => companyGroupView(g, ctx.org.id),
-  );
+export function listCompanyGroupsPage(ctx: ServiceContext, input: ListCompanyGroupsInput) {
+  return setupListPage(ctx, 'settings.companyGroups', input, {}, (q) => listCompanyGroups(ctx.db, q), (g) => g.name, (g) => companyGroupView(g, ctx.org.id));
 }

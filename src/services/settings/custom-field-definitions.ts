@@ -8,9 +8,7 @@ import {
 import type { CustomFieldRecordType, CustomFieldType } from '../../domain/receivables';
 import { maxLength, notBlank, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { recordSettingsChange } from './history';
-import type { PageInput } from './page';
-import { checkName, keysetPage, leavesUnchanged, lockedForChange, must, uniquely } from './rules';
+import { changeRecord, checkName, createdRecord, deactivateRecord, setupListPage, uniquely, type RecordChange, type SetupFamily, type SetupListInput } from './setup';
 
 /**
  * Custom field definitions (settings.customFields.*): the fields an organization adds to a record
@@ -39,9 +37,6 @@ export function customFieldView(d: CustomFieldDefinitionRow) {
 }
 export type CustomFieldView = ReturnType<typeof customFieldView>;
 
-const ENTITY = 'customFields';
-const KEY_IN_USE = 'custom_field_definitions_org_type_key';
-
 function checkOptions(r: Refusals, type: CustomFieldType, options: string[] | undefined): void {
   if (type !== 'select') {
     r.check(!options?.length, '/options', 'only a select field has options');
@@ -57,6 +52,15 @@ function checkOptions(r: Refusals, type: CustomFieldType, options: string[] | un
   }
 }
 
+const customFields: SetupFamily<CustomFieldDefinitionRow, CustomFieldView> = {
+  entity: 'customFields',
+  what: 'custom field definition',
+  lock: (ctx, id) => lockCustomFieldDefinition(ctx.db, { organizationId: ctx.org.id, id }),
+  write: (ctx, current, set) => updateCustomFieldDefinitionRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...set, revision: current.revision + 1 }),
+  view: (_ctx, row) => customFieldView(row),
+  inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+};
+
 export interface CreateCustomFieldInput {
   record_type: CustomFieldRecordType;
   key: string;
@@ -66,7 +70,7 @@ export interface CreateCustomFieldInput {
   required?: boolean;
 }
 
-export async function createCustomFieldRow(ctx: ServiceContext, input: CreateCustomFieldInput): Promise<CustomFieldDefinitionRow> {
+export async function createCustomField(ctx: ServiceContext, input: CreateCustomFieldInput): Promise<CustomFieldView> {
   const r = new Refusals();
   if (notBlank(r, input.key, '/key') && maxLength(r, input.key, CUSTOM_FIELD_KEY_MAX, '/key')) {
     r.check(CUSTOM_FIELD_KEY.test(input.key), '/key', 'must start with a lower-case letter and hold only lower-case letters, digits and underscores');
@@ -74,84 +78,48 @@ export async function createCustomFieldRow(ctx: ServiceContext, input: CreateCus
   checkName(r, input.label, '/label');
   checkOptions(r, input.type, input.options);
   r.throwIfAny();
-  const row = must(
-    await uniquely(
-      () =>
-        insertCustomFieldDefinition(ctx.db, {
-          organizationId: ctx.org.id,
-          recordType: input.record_type,
-          key: input.key,
-          label: input.label.trim(),
-          type: input.type,
-          options: input.options ?? [],
-          required: input.required ?? false,
-        }),
-      KEY_IN_USE,
-      '/key',
-      `A custom field ${input.key} of ${input.record_type.replace(/_/g, ' ')}s already exists`,
-    ),
+  const row = await uniquely(
+    () =>
+      insertCustomFieldDefinition(ctx.db, {
+        organizationId: ctx.org.id,
+        recordType: input.record_type,
+        key: input.key,
+        label: input.label.trim(),
+        type: input.type,
+        options: input.options ?? [],
+        required: input.required ?? false,
+      }),
+    'custom_field_definitions_org_type_key',
+    '/key',
+    `A custom field ${input.key} of ${input.record_type.replace(/_/g, ' ')}s already exists`,
   );
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', before: null, after: customFieldView(row) });
-  return row;
+  return createdRecord(ctx, customFields, row);
 }
 
-export async function createCustomField(ctx: ServiceContext, input: CreateCustomFieldInput): Promise<CustomFieldView> {
-  return customFieldView(await createCustomFieldRow(ctx, input));
-}
-
-export interface UpdateCustomFieldInput {
-  id: string;
-  expected_revision: number;
+export interface UpdateCustomFieldInput extends RecordChange {
   label?: string;
   options?: string[];
   required?: boolean;
 }
 
 export async function updateCustomField(ctx: ServiceContext, input: UpdateCustomFieldInput): Promise<CustomFieldView> {
-  const current = lockedForChange(
-    await lockCustomFieldDefinition(ctx.db, { organizationId: ctx.org.id, id: input.id }),
-    input.expected_revision,
-    'custom field definition',
-  );
-  const r = new Refusals();
-  checkName(r, input.label, '/label');
-  if (input.options !== undefined) checkOptions(r, current.type, input.options);
-  r.throwIfAny();
-  const patch = { label: input.label?.trim(), options: input.options, required: input.required };
-  if (leavesUnchanged(current, patch)) return customFieldView(current);
-  const row = must(
-    await updateCustomFieldDefinitionRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...patch, revision: current.revision + 1 }),
-  );
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before: customFieldView(current), after: customFieldView(row) });
-  return customFieldView(row);
+  return changeRecord(ctx, customFields, input, (current) => {
+    const r = new Refusals();
+    checkName(r, input.label, '/label');
+    if (input.options !== undefined) checkOptions(r, current.type, input.options);
+    r.throwIfAny();
+    return { label: input.label?.trim(), options: input.options, required: input.required };
+  });
 }
 
-export async function deactivateCustomField(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<CustomFieldView> {
-  const current = lockedForChange(
-    await lockCustomFieldDefinition(ctx.db, { organizationId: ctx.org.id, id: input.id }),
-    input.expected_revision,
-    'custom field definition',
-  );
-  if (!current.active) return customFieldView(current);
-  const row = must(await updateCustomFieldDefinitionRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { active: false, revision: current.revision + 1 }));
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before: customFieldView(current), after: customFieldView(row) });
-  return customFieldView(row);
+export async function deactivateCustomField(ctx: ServiceContext, input: RecordChange): Promise<CustomFieldView> {
+  return deactivateRecord(ctx, customFields, input, () => ({ active: false }));
 }
 
-export interface ListCustomFieldsInput extends PageInput {
+export interface ListCustomFieldsInput extends SetupListInput {
   record_type?: CustomFieldRecordType;
-  include_inactive?: boolean;
 }
 
-export async function listCustomFieldsPage(ctx: ServiceContext, input: ListCustomFieldsInput) {
-  const includeInactive = input.include_inactive ?? false;
-  return keysetPage(
-    ctx,
-    'settings.customFields',
-    input,
-    { include_inactive: includeInactive, record_type: input.record_type },
-    (after, limit) => listCustomFieldDefinitions(ctx.db, { organizationId: ctx.org.id, recordType: input.record_type, includeInactive, after, limit }),
-    (d) => d.key,
-    customFieldView,
-  );
+export function listCustomFieldsPage(ctx: ServiceContext, input: ListCustomFieldsInput) {
+  return setupListPage(ctx, 'settings.customFields', input, { record_type: input.record_type }, (q) => listCustomFieldDefinitions(ctx.db, { ...q, recordType: input.record_type }), (d) => d.key, customFieldView);
 }

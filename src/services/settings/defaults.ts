@@ -1,21 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { Database } from '../../db/client';
 import { insertAccounts, insertTaxCodes } from '../../db/queries/reference-data';
 import { ACCOUNT_TYPES } from '../../domain/receivables';
 import { isTaxType } from '../../lib/code-lists';
 import { checkRatePlaces, Dec } from '../../lib/money';
-import { onOrganizationCreated } from '../access/admin';
-import { insertDefaultApprovalGrants } from '../approvals-setup/defaults';
 import type { ServiceContext } from '../context';
 import { accountView } from './accounts';
 import { recordSettingsChanges } from './history';
-import { CODE_MAX, NAME_MAX, systemContextFor } from './rules';
+import { CODE_MAX, NAME_MAX } from './setup';
 import { taxCodeView } from './tax-codes';
 import { projectPath } from '../../lib/project-root';
 
 /**
- * What every new organization starts with, so it can invoice at once (DESIGN sections 10 and 15):
+ * What every new organization starts with, so it can invoice at once (docs/design.md §10 and §15):
  * the default Malaysian SME chart of accounts (data/default-chart-of-accounts.json) and the SST tax
  * codes (data/default-tax-codes.json). Written as the system, each record's creation in the settings
  * history. Organizations created before the defaults existed get them from the backfill
@@ -58,13 +55,4 @@ export async function insertDefaultReferenceData(ctx: ServiceContext): Promise<v
     ...accounts.map((a) => ({ entity: 'accounts', record_id: a.id, action: 'create', before: null, after: accountView(a) })),
     ...taxCodes.map((t) => ({ entity: 'taxCodes', record_id: t.id, action: 'create', before: null, after: taxCodeView(t) })),
   ]);
-}
-
-/** Registered once by services/register.ts: every organization created from then on gets the defaults. */
-export function registerReferenceDataDefaults(): void {
-  onOrganizationCreated(async (db: Database, organizationId: string) => {
-    const ctx = await systemContextFor(db, organizationId);
-    await insertDefaultReferenceData(ctx);
-    await insertDefaultApprovalGrants(ctx);
-  });
 }

@@ -1,9 +1,9 @@
 import { insertSettingsHistory, insertSettingsHistoryRows, listSettingsHistory } from '../../db/queries/settings-history';
 import { SYSTEM_CREDENTIAL_ID, type ServiceContext } from '../context';
-import { decodePage, pageOf, type PageInput } from './page';
+import { openPage, type PageInput } from './page';
 
 /**
- * The append-only history of reference data and authority (DESIGN section 15). Every set-up service
+ * The append-only history of reference data and authority (docs/design.md §15). Every set-up service
  * records each change here in the same transaction as the change itself. What is recorded is the
  * record as the API answers it (snake_case), never a secret: keys naming hashes, ciphertexts or
  * passwords are dropped before writing.
@@ -61,16 +61,15 @@ export interface ListSettingsHistoryInput extends PageInput {
 
 export async function listSettingsHistoryPage(ctx: ServiceContext, input: ListSettingsHistoryInput) {
   const filters = { entity: input.entity, record_id: input.record_id };
-  const after = await decodePage(ctx, 'settings_history', input, filters);
-  const limit = input.limit ?? 50;
+  const page = await openPage(ctx, 'settings_history', input, filters);
   const rows = await listSettingsHistory(ctx.db, {
     organizationId: ctx.org.id,
     entity: input.entity,
     recordId: input.record_id,
-    beforeSeq: after ? Number(after.value) : undefined,
-    limit: limit + 1,
+    beforeSeq: page.after ? Number(page.after.value) : undefined,
+    limit: page.take,
   });
-  return pageOf(ctx, 'settings_history', filters, rows, limit, (r) => ({ value: String(r.seq), id: r.id }), (r) => ({
+  return page.answer(rows, (r) => ({ value: String(r.seq), id: r.id }), (r) => ({
     id: r.id,
     entity: r.entity,
     record_id: r.recordId,

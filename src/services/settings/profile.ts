@@ -7,8 +7,7 @@ import { isValidTimeZone } from '../../lib/dates';
 import { AppError } from '../../lib/errors';
 import { maxLength, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { recordSettingsChange } from './history';
-import { checkName, lockedForChange, must } from './rules';
+import { changeRecord, checkName, type SetupFamily } from './setup';
 
 /**
  * The organization's profile (organization.profile.get|update): its name, base currency (fixed once
@@ -73,6 +72,10 @@ export function profileView(o: OrganizationRow) {
     address: addressView(s.address),
     phone: s.phone ?? null,
     email: s.email ?? null,
+    bank_name: s.bank_name ?? null,
+    bank_account_no: s.bank_account_no ?? null,
+    duitnow_id: s.duitnow_id ?? null,
+    jompay_biller_code: s.jompay_biller_code ?? null,
     revision: o.revision,
   };
 }
@@ -99,6 +102,10 @@ export interface UpdateProfileInput {
   address?: ProfileAddress | null;
   phone?: string | null;
   email?: string | null;
+  bank_name?: string | null;
+  bank_account_no?: string | null;
+  duitnow_id?: string | null;
+  jompay_biller_code?: string | null;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -153,6 +160,10 @@ function checkProfile(r: Refusals, input: UpdateProfileInput): void {
   identityText(r, input.phone, '/phone', PROFILE_LIMITS.phone, { test: PHONE, detail: 'must be a telephone number such as +60312345678' });
   identityText(r, input.email, '/email', PROFILE_LIMITS.email, { test: EMAIL, detail: 'must be an e-mail address' });
   if (input.address) checkAddress(r, input.address);
+  identityText(r, input.bank_name, '/bank_name', 100);
+  identityText(r, input.bank_account_no, '/bank_account_no', 30, { test: /^(?=(?:\D*\d){5,20}\D*$)\d[\d -]*\d$/, detail: 'must be 5 to 20 digits, with spaces or dashes between them' });
+  identityText(r, input.duitnow_id, '/duitnow_id', 100);
+  identityText(r, input.jompay_biller_code, '/jompay_biller_code', 6, { test: /^\d{3,6}$/, detail: 'must be 3 to 6 digits' });
 }
 
 function normalizedAddress(a: ProfileAddress): NonNullable<SellerIdentity['address']> {
@@ -164,48 +175,42 @@ function normalizedAddress(a: ProfileAddress): NonNullable<SellerIdentity['addre
   return out;
 }
 
+const profile: SetupFamily<OrganizationRow, ProfileView> = {
+  entity: 'profile',
+  what: 'organization',
+  lock: (ctx) => lockOrganization(ctx.db, { organizationId: ctx.org.id }),
+  write: (ctx, current, set) => updateOrganizationRow(ctx.db, { organizationId: current.id }, { ...set, revision: current.revision + 1 }),
+  view: (_ctx, row) => profileView(row),
+  // The organization itself is never deactivated here.
+  inactive: () => undefined,
+};
+
 export async function updateProfile(ctx: ServiceContext, input: UpdateProfileInput): Promise<ProfileView> {
   const r = new Refusals();
   checkProfile(r, input);
   r.throwIfAny();
-  const current = lockedForChange(await lockOrganization(ctx.db, { organizationId: ctx.org.id }), input.expected_revision, 'organization');
-  if (input.base_currency !== undefined && input.base_currency !== current.baseCurrency && (await organizationHasRecords(ctx.db, { organizationId: current.id }))) {
-    throw new AppError('conflict', {
-      detail: `The base currency is fixed at ${current.baseCurrency}: the organization already holds customers, documents or claims`,
-      errors: [{ pointer: '/base_currency', detail: 'cannot change once the organization holds records' }],
-    });
-  }
-  const name = input.name?.trim();
-  const seller: SellerIdentity = { ...(current.seller ?? {}) };
-  if (name !== undefined) seller.name = name;
-  const trimmed = (v: string | null | undefined) => (typeof v === 'string' ? v.trim() : v);
-  for (const k of ['tin', 'registration_no', 'sst_no', 'tourism_tax_no', 'msic', 'business_activity', 'phone', 'email'] as const) {
-    if (input[k] !== undefined) seller[k] = trimmed(input[k]) ?? null;
-  }
-  if (input.address !== undefined) seller.address = input.address === null ? null : normalizedAddress(input.address);
-
-  const next: OrganizationRow = {
-    ...current,
-    name: name ?? current.name,
-    baseCurrency: input.base_currency ?? current.baseCurrency,
-    timeZone: input.time_zone ?? current.timeZone,
-    recordLanguages: input.record_languages ?? current.recordLanguages,
-    seller,
-  };
-  const before = profileView(current);
-  if (JSON.stringify({ ...profileView(next), revision: 0 }) === JSON.stringify({ ...before, revision: 0 }) && JSON.stringify(seller) === JSON.stringify(current.seller)) {
-    return before;
-  }
-  const row = must(
-    await updateOrganizationRow(ctx.db, { organizationId: current.id }, {
-      name: next.name,
-      baseCurrency: next.baseCurrency,
-      timeZone: next.timeZone,
-      recordLanguages: next.recordLanguages,
-      seller,
-      revision: current.revision + 1,
-    }),
-  );
-  await recordSettingsChange(ctx, { entity: 'profile', record_id: row.id, action: 'update', before, after: profileView(row) });
-  return profileView(row);
+  return changeRecord(ctx, profile, { id: ctx.org.id, expected_revision: input.expected_revision }, async (current) => {
+    if (input.base_currency !== undefined && input.base_currency !== current.baseCurrency && (await organizationHasRecords(ctx.db, { organizationId: current.id }))) {
+      throw new AppError('conflict', {
+        detail: `The base currency is fixed at ${current.baseCurrency}: the organization already holds customers, documents or claims`,
+        errors: [{ pointer: '/base_currency', detail: 'cannot change once the organization holds records' }],
+      });
+    }
+    const name = input.name?.trim();
+    const seller: SellerIdentity = { ...(current.seller ?? {}) };
+    if (name !== undefined) seller.name = name;
+    const trimmed = (v: string | null | undefined) => (typeof v === 'string' ? v.trim() : v);
+    for (const k of ['tin', 'registration_no', 'sst_no', 'tourism_tax_no', 'msic', 'business_activity', 'phone', 'email', 'bank_name', 'bank_account_no', 'duitnow_id', 'jompay_biller_code'] as const) {
+      if (input[k] !== undefined) seller[k] = trimmed(input[k]) ?? null;
+    }
+    if (input.address !== undefined) seller.address = input.address === null ? null : normalizedAddress(input.address);
+    return {
+      name,
+      baseCurrency: input.base_currency,
+      timeZone: input.time_zone,
+      recordLanguages: input.record_languages,
+      // The identity as a whole: unchanged when every field sent reads as it stands.
+      seller: JSON.stringify(seller) === JSON.stringify(current.seller ?? {}) ? undefined : seller,
+    };
+  });
 }

@@ -11,9 +11,7 @@ import { isUnitCode } from '../../lib/code-lists';
 import { Dec, formatRate } from '../../lib/money';
 import { maxLength, notBlank, rateInRange, Refusals } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
-import { recordSettingsChange } from './history';
-import type { PageInput } from './page';
-import { keysetPage, leavesUnchanged, lockedForChange, must } from './rules';
+import { changeRecord, createdRecord, deactivateRecord, setupListPage, type RecordChange, type SetupFamily, type SetupListInput } from './setup';
 
 /**
  * Trade lines (settings.tradeLines.*): a customer's delivery lines and sales return lines, in base
@@ -45,14 +43,22 @@ export function tradeLineView(t: TradeLineRow) {
 }
 export type TradeLineView = ReturnType<typeof tradeLineView>;
 
-const ENTITY = 'tradeLines';
-
 function checkFields(r: Refusals, input: { reference?: string; description?: string; quantity?: string; unit_code?: string | null }): void {
   if (input.reference !== undefined && notBlank(r, input.reference, '/reference')) maxLength(r, input.reference, REFERENCE_MAX, '/reference');
   if (input.description !== undefined && notBlank(r, input.description, '/description')) maxLength(r, input.description, DESCRIPTION_MAX, '/description');
   if (input.quantity !== undefined) rateInRange(r, input.quantity, '/quantity', { min: '0', minExclusive: true, max: QUANTITY_MAX });
   if (input.unit_code !== undefined && input.unit_code !== null) r.check(isUnitCode(input.unit_code), '/unit_code', 'is not a UN/ECE Recommendation 20 unit code');
 }
+
+const tradeLines: SetupFamily<TradeLineRow, TradeLineView> = {
+  entity: 'tradeLines',
+  what: 'trade line',
+  // Locked as the documents lock it, so a quantity cut and a document taking units never cross.
+  lock: async (ctx, id) => (await lockTradeLines(ctx.db, { organizationId: ctx.org.id, ids: [id] }))[0],
+  write: (ctx, current, set) => updateTradeLineRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...set, revision: current.revision + 1 }),
+  view: (_ctx, row) => tradeLineView(row),
+  inactive: (_ctx, row) => (row.active ? undefined : 'is already inactive'),
+};
 
 export interface CreateTradeLineInput {
   customer_id: string;
@@ -64,34 +70,25 @@ export interface CreateTradeLineInput {
   line_no?: number;
 }
 
-export async function createTradeLineRow(ctx: ServiceContext, input: CreateTradeLineInput): Promise<TradeLineRow> {
+export async function createTradeLine(ctx: ServiceContext, input: CreateTradeLineInput): Promise<TradeLineView> {
   const r = new Refusals();
   checkFields(r, input);
   r.check(await customerExists(ctx.db, { organizationId: ctx.org.id, id: input.customer_id }), '/customer_id', 'no such customer in this organization');
   r.throwIfAny();
-  const row = must(
-    await insertTradeLine(ctx.db, {
-      organizationId: ctx.org.id,
-      customerId: input.customer_id,
-      kind: input.kind,
-      reference: input.reference.trim(),
-      description: input.description.trim(),
-      quantity: input.quantity,
-      unitCode: input.unit_code ?? null,
-      lineNo: input.line_no ?? 1,
-    }),
-  );
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'create', before: null, after: tradeLineView(row) });
-  return row;
+  const row = await insertTradeLine(ctx.db, {
+    organizationId: ctx.org.id,
+    customerId: input.customer_id,
+    kind: input.kind,
+    reference: input.reference.trim(),
+    description: input.description.trim(),
+    quantity: input.quantity,
+    unitCode: input.unit_code ?? null,
+    lineNo: input.line_no ?? 1,
+  });
+  return createdRecord(ctx, tradeLines, row);
 }
 
-export async function createTradeLine(ctx: ServiceContext, input: CreateTradeLineInput): Promise<TradeLineView> {
-  return tradeLineView(await createTradeLineRow(ctx, input));
-}
-
-export interface UpdateTradeLineInput {
-  id: string;
-  expected_revision: number;
+export interface UpdateTradeLineInput extends RecordChange {
   reference?: string;
   description?: string;
   quantity?: string;
@@ -99,52 +96,29 @@ export interface UpdateTradeLineInput {
   line_no?: number;
 }
 
-/** Locked as the documents lock it, so a quantity cut and a document taking units never cross. */
-async function lockTradeLine(ctx: ServiceContext, id: string): Promise<TradeLineRow | undefined> {
-  const [row] = await lockTradeLines(ctx.db, { organizationId: ctx.org.id, ids: [id] });
-  return row;
-}
-
 export async function updateTradeLine(ctx: ServiceContext, input: UpdateTradeLineInput): Promise<TradeLineView> {
   const r = new Refusals();
   checkFields(r, input);
   r.throwIfAny();
-  const current = lockedForChange(await lockTradeLine(ctx, input.id), input.expected_revision, 'trade line');
-  if (input.quantity !== undefined && new Dec(input.quantity).lt(current.quantityInvoiced)) {
-    r.add('/quantity', `must not be less than the ${formatRate(current.quantityInvoiced)} base units already invoiced`);
-  }
-  r.throwIfAny();
-  const quantity = input.quantity !== undefined && !new Dec(input.quantity).eq(current.quantity) ? input.quantity : undefined;
-  const patch = { reference: input.reference?.trim(), description: input.description?.trim(), quantity, unitCode: input.unit_code, lineNo: input.line_no };
-  if (leavesUnchanged(current, patch)) return tradeLineView(current);
-  const row = must(await updateTradeLineRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { ...patch, revision: current.revision + 1 }));
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'update', before: tradeLineView(current), after: tradeLineView(row) });
-  return tradeLineView(row);
+  return changeRecord(ctx, tradeLines, input, (current) => {
+    if (input.quantity !== undefined && new Dec(input.quantity).lt(current.quantityInvoiced)) {
+      r.add('/quantity', `must not be less than the ${formatRate(current.quantityInvoiced)} base units already invoiced`);
+    }
+    r.throwIfAny();
+    const quantity = input.quantity !== undefined && !new Dec(input.quantity).eq(current.quantity) ? input.quantity : undefined;
+    return { reference: input.reference?.trim(), description: input.description?.trim(), quantity, unitCode: input.unit_code, lineNo: input.line_no };
+  });
 }
 
-export async function deactivateTradeLine(ctx: ServiceContext, input: { id: string; expected_revision: number }): Promise<TradeLineView> {
-  const current = lockedForChange(await lockTradeLine(ctx, input.id), input.expected_revision, 'trade line');
-  if (!current.active) return tradeLineView(current);
-  const row = must(await updateTradeLineRow(ctx.db, { organizationId: ctx.org.id, id: current.id }, { active: false, revision: current.revision + 1 }));
-  await recordSettingsChange(ctx, { entity: ENTITY, record_id: row.id, action: 'deactivate', before: tradeLineView(current), after: tradeLineView(row) });
-  return tradeLineView(row);
+export async function deactivateTradeLine(ctx: ServiceContext, input: RecordChange): Promise<TradeLineView> {
+  return deactivateRecord(ctx, tradeLines, input, () => ({ active: false }));
 }
 
-export interface ListTradeLinesInput extends PageInput {
+export interface ListTradeLinesInput extends SetupListInput {
   customer_id?: string;
   kind?: TradeLineKind;
-  include_inactive?: boolean;
 }
 
-export async function listTradeLinesPage(ctx: ServiceContext, input: ListTradeLinesInput) {
-  const includeInactive = input.include_inactive ?? false;
-  return keysetPage(
-    ctx,
-    'settings.tradeLines',
-    input,
-    { include_inactive: includeInactive, customer_id: input.customer_id, kind: input.kind },
-    (after, limit) => listTradeLines(ctx.db, { organizationId: ctx.org.id, customerId: input.customer_id, kind: input.kind, includeInactive, after, limit }),
-    (t) => t.reference,
-    tradeLineView,
-  );
+export function listTradeLinesPage(ctx: ServiceContext, input: ListTradeLinesInput) {
+  return setupListPage(ctx, 'settings.tradeLines', input, { customer_id: input.customer_id, kind: input.kind }, (q) => listTradeLines(ctx.db, { ...q, customerId: input.customer_id, kind: input.kind }), (t) => t.reference, tradeLineView);
 }

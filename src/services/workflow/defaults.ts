@@ -85,7 +85,7 @@ export const RECEIVABLE_WORKFLOW_BEFORE_EINVOICING: WorkflowDefinition = {
 };
 
 /**
- * The workflows every organization starts with (DESIGN section 11, MYINVOIS.md points 4–6). With
+ * The workflows every organization starts with (docs/design.md §11, docs/myinvois.md points 4–6). With
  * e-invoicing on, `issue` passes through `submitted` until LHDN validates the document (the issuing
  * step redirects it), and `cancel` of a validated e-invoice through `cancel_requested` until LHDN
  * confirms. The edges marked `system` are taken by the MyInvois jobs on LHDN's answer, never by a
@@ -137,10 +137,11 @@ const L = {
 };
 
 /**
- * The claim workflow (DESIGN section 11): the claimant's superior signs in `review`, each analytic
- * account's approver signs its share in `finance`; an account approver may dispute a share.
+ * The claim workflow of issue 11 (review, finance, disputes), before a bank difference could be
+ * referred for approval. Kept to recognise it: the data migration claim-bank-difference replaces a
+ * stored copy equal to it.
  */
-export const DEFAULT_EXPENSE_CLAIM_WORKFLOW: WorkflowDefinition = {
+export const CLAIM_WORKFLOW_BEFORE_BANK_DIFFERENCE: WorkflowDefinition = {
   record_type: 'expense_claim',
   initial_state: 'draft',
   states: [
@@ -197,6 +198,48 @@ export const DEFAULT_EXPENSE_CLAIM_WORKFLOW: WorkflowDefinition = {
       authority: 'expenses.claim.pay',
       segregated: true,
       labels: { en: 'Pay', ms: 'Bayar', zh: '支付' },
+    },
+  ],
+};
+
+/**
+ * The claim workflow (docs/design.md §11): the claimant's superior signs in `review`, each analytic
+ * account's approver signs its share in `finance`; an account approver may dispute a share. A payer
+ * whose bank figure for a bank-charged line exceeds the approved base amount by more than the payout
+ * tolerance refers the difference (`refer_difference`, with the figures and a reason): the claim
+ * waits in `difference` for each account's approvers to sign its part of the difference (bands
+ * compared with that part), then is `approved` again at the bank figure; an approver who declines
+ * it sends the claim back to `approved` at the amount approved before.
+ */
+export const DEFAULT_EXPENSE_CLAIM_WORKFLOW: WorkflowDefinition = {
+  ...CLAIM_WORKFLOW_BEFORE_BANK_DIFFERENCE,
+  states: [
+    ...CLAIM_WORKFLOW_BEFORE_BANK_DIFFERENCE.states,
+    { key: 'difference', semantic: 'pending', labels: { en: 'Bank difference in approval', ms: 'Perbezaan bank dalam kelulusan', zh: '银行差额审批中' } },
+  ],
+  transitions: [
+    ...CLAIM_WORKFLOW_BEFORE_BANK_DIFFERENCE.transitions,
+    {
+      action_key: 'refer_difference',
+      from: 'approved',
+      to: 'difference',
+      gate: 'source',
+      authority: 'expenses.claim.pay',
+      segregated: true,
+      requires_reason: true,
+      conditions: ['claim_has_bank_charged_lines'],
+      labels: { en: 'Refer the bank difference for approval', ms: 'Rujuk perbezaan bank untuk kelulusan', zh: '提交银行差额审批' },
+    },
+    { action_key: 'approve', from: 'difference', to: 'approved', gate: 'advance', signs: true, labels: { en: 'Approve the difference', ms: 'Luluskan perbezaan', zh: '批准差额' } },
+    {
+      action_key: 'decline_difference',
+      from: 'difference',
+      to: 'approved',
+      gate: 'source',
+      signoff_authority: 'step',
+      segregated: true,
+      requires_reason: true,
+      labels: { en: 'Decline the difference', ms: 'Tolak perbezaan', zh: '拒绝差额' },
     },
   ],
 };

@@ -1,14 +1,16 @@
 /**
- * The one transition step (DESIGN section 11), for every record type: lock the record, check the
+ * The one transition step (docs/design.md §11), for every record type: lock the record, check the
  * revision the caller read (If-Match), evaluate the edge with the very function that builds
  * `available_transitions` (transitions.ts), refuse as the descriptor says, run the record type's
- * on-enter work, append the decision log, move the state and bump the revision — all in the caller's
+ * on-enter work, append the decision log, move the state, bump the revision and append the events
+ * a client is told of — all in the caller's
  * transaction, so a refused act leaves nothing behind. A record type plugs in through an adapter;
  * nothing here knows about invoices or claims, and no handler moves a record's state by itself.
  */
 import { memberExists } from '../../db/queries/access';
 import { AppError, validationError } from '../../lib/errors';
 import type { ServiceContext } from '../context';
+import { appendTransitionEvents } from '../events/transition-events';
 import { checkRevision } from '../revision';
 import { describeTransition, type RecordFacts } from './transitions';
 import type { RecordType, TransitionDefinition, TransitionDescriptor, WorkflowDefinition } from './types';
@@ -148,7 +150,7 @@ export async function takeTransition<R extends LockedRecord, A>(
   input: TakeTransitionInput,
   options: TakeTransitionOptions = {},
 ): Promise<A> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   // The system acts on a member's behalf (CLI, demo): that member must be one of the organization's.
   if (ctx.principal.via === 'system' && !(await memberExists(ctx.db, { organizationId, id: ctx.principal.memberId }))) {
     throw validationError('/actor_member_id', 'no such member in this organization');
@@ -187,5 +189,6 @@ export async function takeTransition<R extends LockedRecord, A>(
   if (entered.authority_member_id !== undefined) step.authorityMemberId = entered.authority_member_id;
   await adapter.log(ctx, record, step);
   await adapter.save(ctx, record, { state: step.to, revision: record.revision + 1, set: entered.set ?? {}, step });
+  await appendTransitionEvents(ctx, adapter.recordType, record.id, record.revision + 1, step);
   return adapter.answer(ctx, record.id);
 }

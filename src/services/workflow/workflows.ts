@@ -1,18 +1,16 @@
 import type { Database } from '../../db/client';
 import { countActiveMembers, findWorkflow, insertWorkflow } from '../../db/queries/workflows';
 import { AppError } from '../../lib/errors';
-import { onOrganizationCreated } from '../access/admin';
 import type { Principal } from '../access/principal';
+import type { ServiceContext } from '../context';
 import { DEFAULT_EXPENSE_CLAIM_WORKFLOW, DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW } from './defaults';
 import { availableTransitions, type Actor, type RecordFacts } from './transitions';
 import type { RecordType, TransitionDescriptor, WorkflowDefinition } from './types';
 
-/** Every new organization gets the default workflows, stored as its own. */
-export function registerWorkflowDefaults(): void {
-  onOrganizationCreated(async (db, organizationId) => {
-    await insertWorkflow(db, { organizationId, definition: DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW });
-    await insertWorkflow(db, { organizationId, definition: DEFAULT_EXPENSE_CLAIM_WORKFLOW });
-  });
+/** A new organization's own copies of the default workflows (services/access/organization-defaults.ts). */
+export async function insertDefaultWorkflows(ctx: ServiceContext): Promise<void> {
+  await insertWorkflow(ctx.db, { organizationId: ctx.org.id, definition: DEFAULT_RECEIVABLE_DOCUMENT_WORKFLOW });
+  await insertWorkflow(ctx.db, { organizationId: ctx.org.id, definition: DEFAULT_EXPENSE_CLAIM_WORKFLOW });
 }
 
 export async function loadWorkflow(db: Database, organizationId: string, recordType: RecordType): Promise<WorkflowDefinition> {

@@ -3,7 +3,7 @@ import { fileClaim } from '../../../services/expenses/file-claim';
 import { svc } from '../../context';
 import { setCreated, setEtag } from '../../http';
 import { writeProcedure } from '../../procedures';
-import { claimAnswerSchema, createClaimInput } from './schemas';
+import { claimAnswerSchema, createClaimInput } from '../../../contract/expenses/claims';
 
 export const createClaimProcedure = writeProcedure('expenses.claim.create')
   .meta({

@@ -3,8 +3,8 @@ import { getClaim } from '../../../services/expenses/read-claim';
 import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { authedProcedure } from '../../procedures';
-import { idInput } from '../../schemas';
-import { claimAnswerSchema } from './schemas';
+import { idInput } from '../../../contract/fields';
+import { claimAnswerSchema } from '../../../contract/expenses/claims';
 
 /**
  * Reads a claim. No permission beyond membership (a finance approver may hold no create permission):

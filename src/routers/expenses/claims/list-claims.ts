@@ -2,7 +2,7 @@
 import { listClaims } from '../../../services/expenses/list-claims';
 import { svc } from '../../context';
 import { authedProcedure } from '../../procedures';
-import { claimListSchema, listClaimsInput } from './list-schemas';
+import { claimListSchema, listClaimsInput } from '../../../contract/expenses/claim-list';
 
 // No permission: every member may list; the scope and the claim read rule decide what they see.
 export const listClaimsProcedure = authedProcedure

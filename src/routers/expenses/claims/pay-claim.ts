@@ -10,8 +10,8 @@ import { svc } from '../../context';
 import { expectedRevision, setEtag } from '../../http';
 import { decisionProcedure } from '../../procedures';
 import { decimalString } from '../../../lib/money';
-import { uuid } from '../../schemas';
-import { claimAnswerSchema } from './schemas';
+import { uuid } from '../../../contract/fields';
+import { claimAnswerSchema } from '../../../contract/expenses/claims';
 
 export const payClaimInput = z.strictObject({
   id: uuid().describe('The claim'),

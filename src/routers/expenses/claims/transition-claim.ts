@@ -9,8 +9,8 @@ import { transitionClaim } from '../../../services/expenses/transition-claim';
 import { svc } from '../../context';
 import { expectedRevision, setEtag } from '../../http';
 import { workflowDecisionProcedure } from '../../procedures';
-import { uuid } from '../../schemas';
-import { claimAnswerSchema } from './schemas';
+import { uuid } from '../../../contract/fields';
+import { claimAnswerSchema } from '../../../contract/expenses/claims';
 
 export const transitionClaimInput = z.strictObject({
   id: uuid().describe('The claim'),

@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { createMyDelegation, deactivateMyDelegation, listMyDelegations } from '../../../services/approvals-setup/delegations';
 import { svc } from '../../context';
 import { decisionProcedure, readProcedure } from '../../procedures';
-import { pageOutput } from '../../schemas';
+import { deactivateInput, listInput, pageOutput } from '../../../contract/fields';
 import { router } from '../../trpc';
-import { answerCreated } from '../../settings/fields';
-import { delegationFields, delegationSchema } from '../../settings/delegations/schemas';
-import { answered, deactivateInput, listInput, withRevision } from '../../settings/shared';
+import { delegationFields, delegationSchema } from '../../../contract/settings/delegations';
+import { answered, created, withRevision } from '../../settings/setup-router';
 
 /**
  * me.delegations.*: the caller lending their own approval authority (delegator = the caller;
@@ -21,11 +20,7 @@ export const meDelegationsRouter = router({
   create: decisionProcedure('expenses.claim.approve')
     .input(z.strictObject(delegationFields))
     .output(delegationSchema)
-    .mutation(async ({ ctx, input }) => {
-      const d = await createMyDelegation(svc(ctx), input);
-      answerCreated(ctx, d.revision);
-      return d;
-    }),
+    .mutation(async ({ ctx, input }) => created(ctx, await createMyDelegation(svc(ctx), input))),
   deactivate: decisionProcedure('expenses.claim.approve')
     .input(deactivateInput)
     .output(delegationSchema)

@@ -2,7 +2,7 @@ import { addMember } from '../../../services/access/members';
 import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { decisionProcedure } from '../../procedures';
-import { addMemberInput, memberSchema } from './schemas';
+import { addMemberInput, memberSchema } from '../../../contract/organization/members';
 
 /** organization.members.add: a person joins the organization with an e-mail, roles and optionally a password. */
 export const addMemberProcedure = decisionProcedure('organization.members.manage')

@@ -3,8 +3,8 @@ import { deactivateMember } from '../../../services/access/members';
 import { svc } from '../../context';
 import { expectedRevision, setEtag } from '../../http';
 import { decisionProcedure } from '../../procedures';
-import { recordIdShape } from '../../schemas';
-import { memberSchema } from './schemas';
+import { recordIdShape } from '../../../contract/fields';
+import { memberSchema } from '../../../contract/organization/members';
 
 /** organization.members.deactivate (If-Match): ends the member's sessions and API keys at once. */
 export const deactivateMemberProcedure = decisionProcedure('organization.members.manage')

@@ -1,6 +1,7 @@
 import { router } from '../../trpc';
 import { addMemberProcedure } from './add-member';
 import { deactivateMemberProcedure } from './deactivate-member';
+import { inviteMemberProcedure } from './invite-member';
 import { listMembersProcedure } from './list-members';
 import { setMemberRolesProcedure } from './set-member-roles';
 import { updateMemberProcedure } from './update-member';
@@ -9,6 +10,7 @@ import { updateMemberProcedure } from './update-member';
 export const membersRouter = router({
   list: listMembersProcedure,
   add: addMemberProcedure,
+  invite: inviteMemberProcedure,
   update: updateMemberProcedure,
   setRoles: setMemberRolesProcedure,
   deactivate: deactivateMemberProcedure,

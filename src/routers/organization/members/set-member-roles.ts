@@ -2,7 +2,7 @@ import { setMemberRoles } from '../../../services/access/members';
 import { svc } from '../../context';
 import { expectedRevision, setEtag } from '../../http';
 import { decisionProcedure } from '../../procedures';
-import { memberSchema, setMemberRolesInput } from './schemas';
+import { memberSchema, setMemberRolesInput } from '../../../contract/organization/members';
 
 /** organization.members.setRoles (If-Match): replaces a member's roles. */
 export const setMemberRolesProcedure = decisionProcedure('organization.members.manage')

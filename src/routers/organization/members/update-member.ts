@@ -2,7 +2,7 @@ import { updateMember } from '../../../services/access/members';
 import { svc } from '../../context';
 import { expectedRevision, setEtag } from '../../http';
 import { decisionProcedure } from '../../procedures';
-import { memberSchema, updateMemberInput } from './schemas';
+import { memberSchema, updateMemberInput } from '../../../contract/organization/members';
 
 /** organization.members.update (If-Match): a member's name or e-mail. */
 export const updateMemberProcedure = decisionProcedure('organization.members.manage')

@@ -2,7 +2,7 @@ import { createRole } from '../../../services/access/roles';
 import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { decisionProcedure } from '../../procedures';
-import { createRoleInput, roleSchema } from './schemas';
+import { createRoleInput, roleSchema } from '../../../contract/organization/roles';
 
 /** organization.roles.create: a custom role with chosen permissions. */
 export const createRoleProcedure = decisionProcedure('organization.roles.manage')

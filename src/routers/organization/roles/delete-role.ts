@@ -3,7 +3,7 @@ import { deleteRole } from '../../../services/access/roles';
 import { svc } from '../../context';
 import { expectedRevision } from '../../http';
 import { decisionProcedure } from '../../procedures';
-import { recordIdShape, uuid } from '../../schemas';
+import { recordIdShape, uuid } from '../../../contract/fields';
 
 /** organization.roles.delete (If-Match): a custom role nobody holds. */
 export const deleteRoleProcedure = decisionProcedure('organization.roles.manage')

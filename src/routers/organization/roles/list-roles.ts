@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { listRolesPage } from '../../../services/access/roles';
 import { svc } from '../../context';
 import { settingsReadProcedure } from '../../procedures';
-import { pageInputShape, pageOutput } from '../../schemas';
-import { roleSchema } from './schemas';
+import { pageInputShape, pageOutput } from '../../../contract/fields';
+import { roleSchema } from '../../../contract/organization/roles';
 
 /** organization.roles.list: the built-in and custom roles by key. */
 export const listRolesProcedure = settingsReadProcedure

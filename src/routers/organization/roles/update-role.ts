@@ -2,7 +2,7 @@ import { updateRole } from '../../../services/access/roles';
 import { svc } from '../../context';
 import { expectedRevision, setEtag } from '../../http';
 import { decisionProcedure } from '../../procedures';
-import { roleSchema, updateRoleInput } from './schemas';
+import { roleSchema, updateRoleInput } from '../../../contract/organization/roles';
 
 /** organization.roles.update (If-Match): a role's name or permissions. */
 export const updateRoleProcedure = decisionProcedure('organization.roles.manage')

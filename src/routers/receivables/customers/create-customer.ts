@@ -2,7 +2,7 @@ import { createCustomerFor } from '../../../services/receivables/customers';
 import { svc } from '../../context';
 import { setCreated, setEtag } from '../../http';
 import { writeProcedure } from '../../procedures';
-import { createCustomerInput, customerSchema } from './schemas';
+import { createCustomerInput, customerSchema } from '../../../contract/receivables/customers';
 
 export { createCustomerInput };
 

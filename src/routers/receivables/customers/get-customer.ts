@@ -2,8 +2,8 @@ import { getCustomer } from '../../../services/receivables/customers';
 import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { readProcedure } from '../../procedures';
-import { idInput } from '../../schemas';
-import { customerSchema } from './schemas';
+import { idInput } from '../../../contract/fields';
+import { customerSchema } from '../../../contract/receivables/customers';
 
 export const getCustomerProcedure = readProcedure('receivables.customer.read')
   .meta({

@@ -1,7 +1,7 @@
 import { listCustomers } from '../../../services/receivables/customers';
 import { svc } from '../../context';
 import { readProcedure } from '../../procedures';
-import { customerListSchema, listCustomersInput } from './schemas';
+import { customerListSchema, listCustomersInput } from '../../../contract/receivables/customers';
 
 /** GET /v1/receivables/customers and `receivables.customers.list`: a keyset page with a signed cursor. */
 export const listCustomersProcedure = readProcedure('receivables.customer.read')

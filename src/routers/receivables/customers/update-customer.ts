@@ -2,7 +2,7 @@ import { updateCustomer } from '../../../services/receivables/customers';
 import { svc } from '../../context';
 import { expectedRevision, setEtag } from '../../http';
 import { writeProcedure } from '../../procedures';
-import { customerSchema, updateCustomerInput } from './schemas';
+import { customerSchema, updateCustomerInput } from '../../../contract/receivables/customers';
 
 /** PATCH /v1/receivables/customers/{id} and `receivables.customers.update` (If-Match required). */
 export const updateCustomerProcedure = writeProcedure('receivables.customer.update')

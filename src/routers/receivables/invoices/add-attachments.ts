@@ -3,7 +3,7 @@ import { addAttachments } from '../../../services/receivables/add-attachments';
 import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { writeProcedure } from '../../procedures';
-import { addAttachmentsInput, documentSchema } from './schemas';
+import { addAttachmentsInput, documentSchema } from '../../../contract/receivables/documents';
 
 export const addAttachmentsProcedure = writeProcedure('receivables.invoice.create')
   .meta({

@@ -3,7 +3,7 @@ import { prepareDocument } from '../../../services/receivables/prepare-document'
 import { svc } from '../../context';
 import { setCreated, setEtag } from '../../http';
 import { writeProcedure } from '../../procedures';
-import { createInvoiceInput, documentSchema } from './schemas';
+import { createInvoiceInput, documentSchema } from '../../../contract/receivables/documents';
 
 export const createInvoiceProcedure = writeProcedure('receivables.invoice.create')
   .meta({

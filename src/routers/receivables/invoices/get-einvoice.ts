@@ -4,7 +4,7 @@ import { EINVOICE_STATUSES, readEinvoiceStatus } from '../../../services/einvoic
 import { PREFLIGHT_CODES } from '../../../services/einvoicing/preflight';
 import { svc } from '../../context';
 import { readProcedure } from '../../procedures';
-import { idInput } from '../../schemas';
+import { idInput } from '../../../contract/fields';
 
 export const einvoiceStatusSchema = z
   .object({

@@ -3,8 +3,8 @@ import { readDocument } from '../../../services/receivables/read-document';
 import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { readProcedure } from '../../procedures';
-import { idInput } from '../../schemas';
-import { documentSchema } from './schemas';
+import { idInput } from '../../../contract/fields';
+import { documentSchema } from '../../../contract/receivables/documents';
 
 export const getInvoiceProcedure = readProcedure('receivables.invoice.read')
   .meta({

@@ -2,7 +2,7 @@
 import { listDocuments } from '../../../services/receivables/list-documents';
 import { svc } from '../../context';
 import { readProcedure } from '../../procedures';
-import { documentListSchema, listInvoicesInput } from './list-schemas';
+import { documentListSchema, listInvoicesInput } from '../../../contract/receivables/document-list';
 
 export const listInvoicesProcedure = readProcedure('receivables.invoice.read')
   .meta({

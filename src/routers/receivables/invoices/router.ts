@@ -4,6 +4,7 @@ import { createInvoiceProcedure } from './create-invoice';
 import { getEinvoiceProcedure } from './get-einvoice';
 import { getInvoiceProcedure } from './get-invoice';
 import { listInvoicesProcedure } from './list-invoices';
+import { previewInvoiceProcedure } from './preview-invoice';
 import { transitionInvoiceProcedure } from './transition-invoice';
 import { updateInvoiceProcedure } from './update-invoice';
 
@@ -12,6 +13,7 @@ export const invoicesRouter = router({
   get: getInvoiceProcedure,
   einvoice: getEinvoiceProcedure,
   list: listInvoicesProcedure,
+  preview: previewInvoiceProcedure,
   addAttachments: addAttachmentsProcedure,
   transition: transitionInvoiceProcedure,
   update: updateInvoiceProcedure,

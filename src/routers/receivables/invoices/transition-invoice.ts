@@ -9,8 +9,8 @@ import { transitionDocument } from '../../../services/receivables/transition-doc
 import { svc } from '../../context';
 import { expectedRevision, setEtag } from '../../http';
 import { decisionProcedure } from '../../procedures';
-import { uuid } from '../../schemas';
-import { documentSchema } from './schemas';
+import { uuid } from '../../../contract/fields';
+import { documentSchema } from '../../../contract/receivables/documents';
 
 export const transitionInvoiceInput = z.strictObject({
   id: uuid().describe('The receivables document'),

@@ -3,7 +3,7 @@ import { updateDraft } from '../../../services/receivables/update-draft';
 import { svc } from '../../context';
 import { expectedRevision, setEtag } from '../../http';
 import { writeProcedure } from '../../procedures';
-import { documentSchema, updateInvoiceInput } from './schemas';
+import { documentSchema, updateInvoiceInput } from '../../../contract/receivables/documents';
 
 export const updateInvoiceProcedure = writeProcedure('receivables.invoice.create')
   .meta({

@@ -1,13 +1,13 @@
 /**
- * The tRPC-only operations that spend money (DESIGN section 16): they append allocation rows under
+ * The tRPC-only operations that spend money (docs/design.md §16): they append allocation rows under
  * row locks and take no If-Match (nothing is overwritten). Data entry: a session or an API key.
  */
 import { allocateReceipt, applyCreditNote, reverseReceiptAllocation } from '../../../services/receivables/receipts';
 import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { writeProcedure } from '../../procedures';
-import { documentSchema } from '../invoices/schemas';
-import { allocateReceiptInput, applyCreditNoteInput, receiptSchema, reverseAllocationInput } from './schemas';
+import { documentSchema } from '../../../contract/receivables/documents';
+import { allocateReceiptInput, applyCreditNoteInput, receiptSchema, reverseAllocationInput } from '../../../contract/receivables/receipts';
 
 /** `receivables.receipts.allocate`: spends what is left of a receipt; answers the receipt. */
 export const allocateReceiptProcedure = writeProcedure('receivables.receipt.create')

@@ -3,7 +3,7 @@ import { createReceipt } from '../../../services/receivables/receipts';
 import { svc } from '../../context';
 import { setCreated, setEtag } from '../../http';
 import { writeProcedure } from '../../procedures';
-import { createReceiptInput, receiptSchema } from './schemas';
+import { createReceiptInput, receiptSchema } from '../../../contract/receivables/receipts';
 
 export const createReceiptProcedure = writeProcedure('receivables.receipt.create')
   .meta({

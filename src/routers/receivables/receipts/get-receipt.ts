@@ -2,8 +2,8 @@ import { getReceipt } from '../../../services/receivables/receipts';
 import { svc } from '../../context';
 import { setEtag } from '../../http';
 import { readProcedure } from '../../procedures';
-import { idInput } from '../../schemas';
-import { receiptSchema } from './schemas';
+import { idInput } from '../../../contract/fields';
+import { receiptSchema } from '../../../contract/receivables/receipts';
 
 /** GET /v1/receivables/receipts/{id} and `receivables.receipts.get`. */
 export const getReceiptProcedure = readProcedure('receivables.receipt.read')

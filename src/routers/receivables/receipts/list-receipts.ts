@@ -1,7 +1,7 @@
 import { listReceipts } from '../../../services/receivables/receipts';
 import { svc } from '../../context';
 import { readProcedure } from '../../procedures';
-import { listReceiptsInput, receiptListSchema } from './schemas';
+import { listReceiptsInput, receiptListSchema } from '../../../contract/receivables/receipts';
 
 /** GET /v1/receivables/receipts and `receivables.receipts.list`: a keyset page with a signed cursor. */
 export const listReceiptsProcedure = readProcedure('receivables.receipt.read')

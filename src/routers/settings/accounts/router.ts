@@ -1,40 +1,16 @@
-import { z } from 'zod';
-import { ACCOUNT_TYPES } from '../../../domain/receivables';
+import { accountContract } from '../../../contract/settings/accounts';
 import { createAccount, deactivateAccount, listAccountsPage, updateAccount } from '../../../services/settings/accounts';
-import { svc } from '../../context';
-import { settingsReadProcedure, settingsWriteProcedure } from '../../procedures';
-import { pageOutput, recordIdShape, uuid } from '../../schemas';
-import { router } from '../../trpc';
-import { answered, deactivateInput, listInput, withRevision } from '../shared';
+import { setupRouter } from '../setup-router';
 
 /** settings.accounts.*: the chart of accounts. */
-
-export const accountSchema = z.object({
-  id: uuid(),
-  code: z.string(),
-  name: z.string(),
-  type: z.enum(ACCOUNT_TYPES),
-  active: z.boolean(),
-  revision: z.int(),
-});
-
-const fields = { code: z.string(), name: z.string(), type: z.enum(ACCOUNT_TYPES) };
-
-export const accountsRouter = router({
-  list: settingsReadProcedure
-    .input(listInput({}))
-    .output(pageOutput(accountSchema))
-    .query(({ ctx, input }) => listAccountsPage(svc(ctx), input)),
-  create: settingsWriteProcedure
-    .input(z.strictObject(fields))
-    .output(accountSchema)
-    .mutation(async ({ ctx, input }) => answered(ctx, await createAccount(svc(ctx), input))),
-  update: settingsWriteProcedure
-    .input(z.strictObject({ ...recordIdShape, ...z.object(fields).partial().shape }))
-    .output(accountSchema)
-    .mutation(async ({ ctx, input }) => answered(ctx, await updateAccount(svc(ctx), withRevision(ctx, input)))),
-  deactivate: settingsWriteProcedure
-    .input(deactivateInput)
-    .output(accountSchema)
-    .mutation(async ({ ctx, input }) => answered(ctx, await deactivateAccount(svc(ctx), withRevision(ctx, input)))),
-});
+export const accountsRouter = setupRouter(
+  accountContract,
+  { list: listAccountsPage, create: createAccount, update: updateAccount, deactivate: deactivateAccount },
+  'setting',
+  {
+    path: '/settings/accounts',
+    summary: 'List accounts',
+    description: "The organization's chart of accounts: the account_id of an invoice line is one of these (an active one).",
+    tag: 'Settings',
+  },
+);

@@ -1,16 +1,13 @@
-import { z } from 'zod';
 import { createClaimGroup } from '../../../services/expenses/claim-groups';
 import { svc } from '../../context';
 import { settingsWriteProcedure } from '../../procedures';
-import { answerCreated, text } from '../fields';
-import { claimGroupSchema } from './schemas';
+import { created } from '../setup-router';
+import { claimGroupContract, claimGroupSchema } from '../../../contract/settings/claim-groups';
 
 /** settings.claimGroups.create: a grouping claims may be filed under. */
 export const createClaimGroupProcedure = settingsWriteProcedure
-  .input(z.strictObject({ name: text(200) }))
+  .input(claimGroupContract.create)
   .output(claimGroupSchema)
   .mutation(async ({ ctx, input }) => {
-    const group = await createClaimGroup(svc(ctx), input);
-    answerCreated(ctx, group.revision);
-    return group;
+    return created(ctx, await createClaimGroup(svc(ctx), input));
   });

@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { getClaimPolicy, updateClaimPolicy } from '../../../services/approvals-setup/claim-policy';
 import { svc } from '../../context';
 import { settingsDecisionProcedure, settingsReadProcedure } from '../../procedures';
-import { rateOut } from '../../schemas';
+import { decimalInput, flag, rateOut } from '../../../contract/fields';
 import { router } from '../../trpc';
-import { decimalInput } from '../fields';
-import { answered, bool, withRevision } from '../shared';
+import { answered, withRevision } from '../setup-router';
 
 /** settings.claimPolicy.get|update: escalation, weekends, the sole-owner exception and the payout tolerance (one record; defaults at revision 1). */
 
@@ -31,7 +30,7 @@ export const claimPolicyRouter = router({
         escalation_working_days: z.int().optional().describe('1 to 30; default 3'),
         escalation_max_hops: z.int().optional().describe('0 to 10; default 2'),
         weekend_days: z.array(z.int()).max(7).nullable().optional(),
-        sole_owner_exception: bool().optional(),
+        sole_owner_exception: flag().optional(),
         payout_tolerance_percent: decimalInput().optional().describe('0 to 100, at most 2 decimal places; default 5'),
       }),
     )

@@ -9,9 +9,10 @@ import {
 } from '../../../services/settings/company-groups';
 import { svc } from '../../context';
 import { settingsDecisionProcedure, settingsReadProcedure } from '../../procedures';
-import { pageOutput, recordIdShape, uuid } from '../../schemas';
+import { deactivateInput, pageOutput, recordIdShape } from '../../../contract/fields';
+import { companyGroupContract, companyGroupSchema } from '../../../contract/settings/company-groups';
 import { router } from '../../trpc';
-import { answered, deactivateInput, listInput, withRevision } from '../shared';
+import { answered, created, withRevision } from '../setup-router';
 
 /**
  * settings.companyGroups.*: groups of companies this organization is in or invited to. Membership is
@@ -19,31 +20,17 @@ import { answered, deactivateInput, listInput, withRevision } from '../shared';
  * organization invites and manages; an invited organization accepts, declines or later leaves.
  */
 
-export const companyGroupSchema = z.object({
-  id: uuid(),
-  name: z.string(),
-  created_by_organization_id: uuid().nullable().describe('The organization that created the group and alone manages it'),
-  member_organization_ids: z.array(uuid()).describe('The organizations that accepted (the creator included): only these are group companies of each other'),
-  invited_organization_ids: z.array(uuid()).describe('Invitations not yet accepted; answered to the creator only (empty for anyone else)'),
-  membership: z.enum(['creator', 'member', 'invited', 'none']).describe("The caller organization's standing in the group ('none' once it declined or left)"),
-  active: z.boolean(),
-  revision: z.int(),
-});
-
-const members = () =>
-  z.array(uuid()).describe("The group's other organizations, to invite (each must accept); the caller's own organization is the creator and always a member");
-
 export const companyGroupsRouter = router({
   list: settingsReadProcedure
-    .input(listInput({}))
+    .input(companyGroupContract.list)
     .output(pageOutput(companyGroupSchema))
     .query(({ ctx, input }) => listCompanyGroupsPage(svc(ctx), input)),
   create: settingsDecisionProcedure
-    .input(z.strictObject({ name: z.string(), member_organization_ids: members() }))
+    .input(companyGroupContract.create)
     .output(companyGroupSchema)
-    .mutation(async ({ ctx, input }) => answered(ctx, await createCompanyGroup(svc(ctx), input))),
+    .mutation(async ({ ctx, input }) => created(ctx, await createCompanyGroup(svc(ctx), input))),
   update: settingsDecisionProcedure
-    .input(z.strictObject({ ...recordIdShape, name: z.string().optional(), member_organization_ids: members().optional() }))
+    .input(companyGroupContract.update)
     .output(companyGroupSchema)
     .mutation(async ({ ctx, input }) => answered(ctx, await updateCompanyGroup(svc(ctx), withRevision(ctx, input)))),
   deactivate: settingsDecisionProcedure

@@ -3,16 +3,14 @@ import { deactivateExpenseCategory } from '../../../services/expenses/expense-ca
 import { svc } from '../../context';
 import { expectedRevision } from '../../http';
 import { settingsWriteProcedure } from '../../procedures';
-import { recordIdShape } from '../../schemas';
-import { answerChanged } from '../fields';
-import { expenseCategorySchema } from './schemas';
+import { recordIdShape } from '../../../contract/fields';
+import { answered } from '../setup-router';
+import { expenseCategorySchema } from '../../../contract/settings/expense-categories';
 
 /** settings.expenseCategories.deactivate (If-Match). */
 export const deactivateExpenseCategoryProcedure = settingsWriteProcedure
   .input(z.strictObject(recordIdShape))
   .output(expenseCategorySchema)
   .mutation(async ({ ctx, input }) => {
-    const category = await deactivateExpenseCategory(svc(ctx), { ...input, expected_revision: expectedRevision(ctx) });
-    answerChanged(ctx, category.revision);
-    return category;
+    return answered(ctx, await deactivateExpenseCategory(svc(ctx), { ...input, expected_revision: expectedRevision(ctx) }));
   });

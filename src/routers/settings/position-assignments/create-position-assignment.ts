@@ -1,10 +1,8 @@
-import { z } from 'zod';
 import { createPositionAssignment } from '../../../services/people/position-assignments';
 import { svc } from '../../context';
 import { settingsDecisionProcedure } from '../../procedures';
-import { uuid } from '../../schemas';
-import { answerCreated, day, flag } from '../fields';
-import { positionAssignmentSchema } from './schemas';
+import { created } from '../setup-router';
+import { positionAssignmentContract, positionAssignmentSchema } from '../../../contract/settings/position-assignments';
 
 /**
  * settings.positionAssignments.create: a member holds a position from valid_from (to valid_to, or
@@ -12,18 +10,8 @@ import { positionAssignmentSchema } from './schemas';
  * periods are 409; a retired position or an inactive member is 422.
  */
 export const createPositionAssignmentProcedure = settingsDecisionProcedure
-  .input(
-    z.strictObject({
-      member_id: uuid(),
-      position_id: uuid(),
-      valid_from: day(),
-      valid_to: day().nullable().optional(),
-      is_primary: flag().optional(),
-    }),
-  )
+  .input(positionAssignmentContract.create)
   .output(positionAssignmentSchema)
   .mutation(async ({ ctx, input }) => {
-    const assignment = await createPositionAssignment(svc(ctx), input);
-    answerCreated(ctx, assignment.revision);
-    return assignment;
+    return created(ctx, await createPositionAssignment(svc(ctx), input));
   });

@@ -3,16 +3,14 @@ import { deactivatePositionAssignment } from '../../../services/people/position-
 import { svc } from '../../context';
 import { expectedRevision } from '../../http';
 import { settingsDecisionProcedure } from '../../procedures';
-import { recordIdShape } from '../../schemas';
-import { answerChanged } from '../fields';
-import { positionAssignmentSchema } from './schemas';
+import { recordIdShape } from '../../../contract/fields';
+import { answered } from '../setup-router';
+import { positionAssignmentSchema } from '../../../contract/settings/position-assignments';
 
 /** settings.positionAssignments.deactivate (If-Match): ends it today, or withdraws one not yet begun. */
 export const deactivatePositionAssignmentProcedure = settingsDecisionProcedure
   .input(z.strictObject(recordIdShape))
   .output(positionAssignmentSchema)
   .mutation(async ({ ctx, input }) => {
-    const assignment = await deactivatePositionAssignment(svc(ctx), { ...input, expected_revision: expectedRevision(ctx) });
-    answerChanged(ctx, assignment.revision);
-    return assignment;
+    return answered(ctx, await deactivatePositionAssignment(svc(ctx), { ...input, expected_revision: expectedRevision(ctx) }));
   });

@@ -1,18 +1,14 @@
-import { z } from 'zod';
 import { updatePositionAssignment } from '../../../services/people/position-assignments';
 import { svc } from '../../context';
 import { expectedRevision } from '../../http';
 import { settingsDecisionProcedure } from '../../procedures';
-import { recordIdShape } from '../../schemas';
-import { answerChanged, day } from '../fields';
-import { positionAssignmentSchema } from './schemas';
+import { answered } from '../setup-router';
+import { positionAssignmentContract, positionAssignmentSchema } from '../../../contract/settings/position-assignments';
 
 /** settings.positionAssignments.update (If-Match): moves the period; an overlap is 409 (nothing is ended for you). */
 export const updatePositionAssignmentProcedure = settingsDecisionProcedure
-  .input(z.strictObject({ ...recordIdShape, valid_from: day().optional(), valid_to: day().nullable().optional() }))
+  .input(positionAssignmentContract.update)
   .output(positionAssignmentSchema)
   .mutation(async ({ ctx, input }) => {
-    const assignment = await updatePositionAssignment(svc(ctx), { ...input, expected_revision: expectedRevision(ctx) });
-    answerChanged(ctx, assignment.revision);
-    return assignment;
+    return answered(ctx, await updatePositionAssignment(svc(ctx), { ...input, expected_revision: expectedRevision(ctx) }));
   });

@@ -1,56 +1,6 @@
-import { z } from 'zod';
-import { TRADE_LINE_KINDS } from '../../../domain/receivables';
-import { decimalString } from '../../../lib/money';
+import { tradeLineContract } from '../../../contract/settings/trade-lines';
 import { createTradeLine, deactivateTradeLine, listTradeLinesPage, updateTradeLine } from '../../../services/settings/trade-lines';
-import { svc } from '../../context';
-import { settingsReadProcedure, settingsWriteProcedure } from '../../procedures';
-import { pageOutput, rateOut, recordIdShape, uuid } from '../../schemas';
-import { router } from '../../trpc';
-import { answered, deactivateInput, listInput, withRevision } from '../shared';
+import { setupRouter } from '../setup-router';
 
 /** settings.tradeLines.*: a customer's delivery and sales return lines (base units). */
-
-export const tradeLineSchema = z.object({
-  id: uuid(),
-  customer_id: uuid(),
-  kind: z.enum(TRADE_LINE_KINDS),
-  reference: z.string(),
-  description: z.string(),
-  unit_code: z.string().nullable(),
-  quantity: rateOut(),
-  quantity_invoiced: rateOut().describe('Base units documents have taken; kept by the documents'),
-  line_no: z.int(),
-  active: z.boolean(),
-  created_at: z.string(),
-  revision: z.int(),
-});
-
-// A pipe keeps any adapter's coercion away from a body number (STACK-NOTES: the coercion trap).
-const lineNo = () => z.int().pipe(z.int().min(1, { message: 'must be at least 1' }).max(100000, { message: 'must be at most 100000' }));
-
-const editable = {
-  reference: z.string(),
-  description: z.string(),
-  quantity: decimalString().describe('Base units, greater than 0, up to 10 decimal places'),
-  unit_code: z.string().nullable().optional().describe('UN/ECE Recommendation 20 unit code'),
-  line_no: lineNo().optional(),
-};
-
-export const tradeLinesRouter = router({
-  list: settingsReadProcedure
-    .input(listInput({ customer_id: uuid().optional(), kind: z.enum(TRADE_LINE_KINDS).optional() }))
-    .output(pageOutput(tradeLineSchema))
-    .query(({ ctx, input }) => listTradeLinesPage(svc(ctx), input)),
-  create: settingsWriteProcedure
-    .input(z.strictObject({ customer_id: uuid(), kind: z.enum(TRADE_LINE_KINDS), ...editable }))
-    .output(tradeLineSchema)
-    .mutation(async ({ ctx, input }) => answered(ctx, await createTradeLine(svc(ctx), input))),
-  update: settingsWriteProcedure
-    .input(z.strictObject({ ...recordIdShape, ...z.object(editable).partial().shape }))
-    .output(tradeLineSchema)
-    .mutation(async ({ ctx, input }) => answered(ctx, await updateTradeLine(svc(ctx), withRevision(ctx, input)))),
-  deactivate: settingsWriteProcedure
-    .input(deactivateInput)
-    .output(tradeLineSchema)
-    .mutation(async ({ ctx, input }) => answered(ctx, await deactivateTradeLine(svc(ctx), withRevision(ctx, input)))),
-});
+export const tradeLinesRouter = setupRouter(tradeLineContract, { list: listTradeLinesPage, create: createTradeLine, update: updateTradeLine, deactivate: deactivateTradeLine });

@@ -1,5 +1,5 @@
 /**
- * What each analytic account carries of a claim (DESIGN section 17): per axis, the active lines' base
+ * What each analytic account carries of a claim (docs/design.md §17): per axis, the active lines' base
  * amounts times their share percentages, rounded by largest remainder so the accounts of one axis add
  * up exactly to what the axis carries. Pure.
  */

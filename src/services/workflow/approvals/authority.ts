@@ -1,5 +1,5 @@
 /**
- * What one actor may do on a claim's sign-off step (DESIGN section 17), pure: which unsigned shares
+ * What one actor may do on a claim's sign-off step (docs/design.md §17), pure: which unsigned shares
  * they may sign now and on whose authority (their own, or a delegator's through a delegation in
  * force), or the refusal in the contract's order: self_approval, already_signed,
  * no_band_covers_amount, not_in_band. The descriptor and the act both come from here.
@@ -88,6 +88,8 @@ export function actorSigning(input: ActorSigningInput): ActorSigning {
     amount: formatAmount(p.signoff.amount, p.signoff.currency),
     analytic_account_id: p.signoff.analyticAccountId,
     axis_id: p.signoff.axisId,
+    authority_member_id: p.authorityMemberId,
+    via: p.via,
   });
 
   const allPaths = signoffs.flatMap((s) => pathsOn(s, actorId, delegations));

@@ -1,25 +1,29 @@
 /**
- * The approval engine on one claim (DESIGN section 17): opening the sign-offs of a step when the
+ * The approval engine on one claim (docs/design.md §17): opening the sign-offs of a step when the
  * claim enters it, and what the caller may do on the step now. The claim's read answer and its
  * transition step both take their facts from `claimStepFacts`, so what is shown is what is enforced.
  */
+import { recordEvent } from '../../events/append';
 import {
   findClaimPolicyFacts,
   insertSignoffs,
   listAssignmentsOn,
-  listDelegationsFrom,
-  listDelegationsTo,
+  listDelegationsInForce,
   listGrants,
   listRequiredClaimAxes,
-  listRoundSignoffs,
+  listRoundSignoffsOf,
   listOpenSignoffs,
   loadOrgChart,
   replaceSignoffAuthorities,
+  type AssignmentRow,
+  type GrantRow,
   type SignoffRow,
 } from '../../../db/queries/approval-engine';
-import { findClaim, listClaimLines, listLineShares, type ClaimRow } from '../../../db/queries/claims';
+import { findClaim, type ClaimRow } from '../../../db/queries/claims';
 import type { SignoffAuthority } from '../../../db/schema';
 import { APPROVAL_STEPS, type ApprovalStep } from '../../../domain/approvals';
+import { groupBy } from '../../../lib/group-by';
+import { claimLineLoader, type ClaimLineLoader, type ClaimLinesOf } from '../../expenses/claim-line-batch';
 import { Dec, formatAmount } from '../../../lib/money';
 import type { ServiceContext } from '../../context';
 import type { DescriptorGap } from '../types';
@@ -27,36 +31,75 @@ import { accountAmounts, fromMinor, unallocatedAxes, type AmountLine } from './a
 import { actorSigning, eligibleNow, type ActorSigning } from './authority';
 import { OrgChart } from './org-chart';
 import { primaryGrant, resolveSignoff } from './resolve';
+import { notify } from '../../mail/notify';
 
-/** The sign-off step a claim state belongs to: its own for review and finance; a disputed claim is still in finance's. */
-export function signoffStepOf(state: string): ApprovalStep | undefined {
-  if (state === 'disputed') return 'finance';
-  return (APPROVAL_STEPS as readonly string[]).includes(state) ? (state as ApprovalStep) : undefined;
+/**
+ * Where a claim state's sign-offs are: the state they are stored under and the grants' step they are
+ * resolved on. Review and finance are their own; a disputed claim is still in finance's; a claim
+ * whose bank difference is being approved (`difference`) has its own sign-offs, resolved as finance's
+ * (each account's approvers, their bands compared with that account's part of the difference).
+ */
+export function signoffPlaceOf(state: string): { state: string; step: ApprovalStep } | undefined {
+  if (state === 'disputed') return { state: 'finance', step: 'finance' };
+  if (state === DIFFERENCE_STATE) return { state, step: 'finance' };
+  return (APPROVAL_STEPS as readonly string[]).includes(state) ? { state, step: state as ApprovalStep } : undefined;
 }
+
+/** The sign-off step a claim state belongs to (the grants' step), if any. */
+export function signoffStepOf(state: string): ApprovalStep | undefined {
+  return signoffPlaceOf(state)?.step;
+}
+
+/** The claim state in which the difference between a bank figure and the approved amount is signed. */
+export const DIFFERENCE_STATE = 'difference';
+
+/** The grants' step a stored sign-off resolves on: review's own, finance's for finance and difference. */
+const resolutionStep = (signoffState: string): ApprovalStep => (signoffState === 'review' ? 'review' : 'finance');
 
 /** The claim's active lines with their shares, as the amounts need them. */
 export async function activeLinesWithShares(ctx: ServiceContext, claimId: string): Promise<AmountLine[]> {
-  const organizationId = ctx.principal.organizationId;
-  const lines = (await listClaimLines(ctx.db, { organizationId, claimId })).filter((l) => !l.withdrawn);
-  const shares = await listLineShares(ctx.db, { organizationId, lineIds: lines.map((l) => l.id) });
-  return lines.map((l) => ({
-    base_amount: l.baseAmount,
-    shares: shares
-      .filter((s) => s.lineId === l.id)
-      .map((s) => ({ analytic_account_id: s.analyticAccountId, axis_id: s.axisId, percentage: s.percentage, account_code: s.accountCode, account_name: s.accountName })),
-  }));
+  return (await activeLinesWithSharesOf(ctx, [claimId])).get(claimId) ?? [];
 }
 
-/** What the resolution of a claim's sign-offs reads, as of today: the chart, the grants, the assignments in force. */
-async function resolutionToday(ctx: ServiceContext, analyticAccountIds: string[]) {
+/**
+ * The active lines with their shares of several claims, by claim, in two statements side by side
+ * whatever their number (none for claims the loader has read already).
+ */
+export async function activeLinesWithSharesOf(ctx: ServiceContext, claimIds: string[], loader: ClaimLineLoader = claimLineLoader(ctx)): Promise<Map<string, AmountLine[]>> {
+  if (claimIds.length === 0) return new Map();
+  const of = await loader.load(claimIds);
+  return new Map(claimIds.map((id) => [id, amountLinesOf(of, id)]));
+}
+
+/** The claim's active lines with their shares, as the amounts need them, from lines already read. */
+function amountLinesOf(of: ClaimLinesOf, claimId: string): AmountLine[] {
+  return of
+    .linesOf(claimId)
+    .filter((l) => !l.withdrawn)
+    .map((l) => ({
+      base_amount: l.baseAmount,
+      shares: of.sharesOf(l.id).map((s) => ({ analytic_account_id: s.analyticAccountId, axis_id: s.axisId, percentage: s.percentage, account_code: s.accountCode, account_name: s.accountName })),
+    }));
+}
+
+/**
+ * What the resolution of a claim's sign-offs reads, as of today: the chart (who is active only among
+ * those it can name on these accounts), the grants (unless read already), the assignments in force.
+ */
+async function resolutionToday(ctx: ServiceContext, analyticAccountIds: string[], knownGrants?: GrantRow[]) {
+  const [resolution, grants] = await Promise.all([freshChartAndAssignments(ctx, analyticAccountIds), knownGrants ?? listGrants(ctx.db, { organizationId: ctx.org.id })]);
+  return { ...resolution, grants };
+}
+
+/** Today's chart (who is active only among those it can name on these accounts) and the accounts' assignments in force, read now. */
+async function freshChartAndAssignments(ctx: ServiceContext, analyticAccountIds: string[]): Promise<ChartAndAssignments> {
   const { db } = ctx;
-  const organizationId = ctx.principal.organizationId;
-  const [chartRows, grants, assignments] = await Promise.all([
-    loadOrgChart(db, { organizationId, day: ctx.today }),
-    listGrants(db, { organizationId }),
+  const organizationId = ctx.org.id;
+  const [chartRows, assignments] = await Promise.all([
+    loadOrgChart(db, { organizationId, day: ctx.today, analyticAccountIds }),
     listAssignmentsOn(db, { organizationId, analyticAccountIds, day: ctx.today }),
   ]);
-  return { chart: new OrgChart(chartRows, ctx.now), grants, assignments };
+  return { chart: new OrgChart(chartRows, ctx.now), assignments, assignmentsByAccount: groupBy(assignments, (a) => a.analyticAccountId) };
 }
 
 type Today = Awaited<ReturnType<typeof resolutionToday>>;
@@ -81,7 +124,7 @@ function authorityInForce(
   s: SignoffRow,
   total: string,
 ): { signoff: SignoffRow; added: SignoffAuthority[] } {
-  const step: ApprovalStep = s.state === 'review' ? 'review' : 'finance';
+  const step = resolutionStep(s.state);
   const res = resolveSignoff({
     ...today,
     claimantMemberId: claim.claimantMemberId,
@@ -103,15 +146,6 @@ function authorityInForce(
   };
 }
 
-/** The step's sign-offs with each unsigned one's authority as in force today (signed ones as they are). */
-async function signoffsInForce(ctx: ServiceContext, claim: ClaimRow, signoffs: SignoffRow[]): Promise<SignoffRow[]> {
-  const unsigned = signoffs.filter((s) => !s.signatureId);
-  if (unsigned.length === 0) return signoffs;
-  const [today, lines] = await Promise.all([resolutionToday(ctx, unsigned.map((s) => s.analyticAccountId)), activeLinesWithShares(ctx, claim.id)]);
-  const total = claimTotal(lines, ctx.org.baseCurrency);
-  return signoffs.map((s) => (s.signatureId ? s : authorityInForce(today, claim, s, total).signoff));
-}
-
 /**
  * After a change of who may approve (grants, approver assignments): every open sign-off of the
  * organization left with nobody in force gets today's fallback added to its authorities and
@@ -119,7 +153,7 @@ async function signoffsInForce(ctx: ServiceContext, claim: ClaimRow, signoffs: S
  * authorities stay stored (they no longer sign: claimStepFacts filters them).
  */
 export async function refreshOpenSignoffs(ctx: ServiceContext): Promise<void> {
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const open = await listOpenSignoffs(ctx.db, { organizationId });
   if (open.length === 0) return;
   const today = await resolutionToday(ctx, [...new Set(open.map((s) => s.analyticAccountId))]);
@@ -136,15 +170,28 @@ export async function refreshOpenSignoffs(ctx: ServiceContext): Promise<void> {
     if (added.length === 0) continue;
     const eligible = [...new Set([...s.eligible, ...added.map((a) => a.member_id)])];
     await replaceSignoffAuthorities(ctx.db, { organizationId, id: s.id, authorities: [...s.authorities, ...added], eligible });
+    await notify(ctx, 'signoff_requested', { memberIds: added.map((a) => a.member_id), claimId: claim.id });
   }
 }
 
-/** Opens the sign-offs of `step` for the claim's current round: one per analytic account its active lines charge. */
-export async function openSignoffs(ctx: ServiceContext, claim: Pick<ClaimRow, 'id' | 'claimantMemberId' | 'claimantPositionId' | 'round'>, step: ApprovalStep) {
+/**
+ * Opens the sign-offs of the claim state `state` for the claim's current round: one per analytic
+ * account the lines charge — the active lines, or `lines` as given (a bank difference: each referred
+ * line's difference over its approved amount, with its shares).
+ */
+export async function openSignoffs(
+  ctx: ServiceContext,
+  claim: Pick<ClaimRow, 'id' | 'claimantMemberId' | 'claimantPositionId' | 'round' | 'revision'>,
+  state: string,
+  given?: AmountLine[],
+) {
   const { db } = ctx;
-  const organizationId = ctx.principal.organizationId;
+  const organizationId = ctx.org.id;
   const base = ctx.org.baseCurrency;
-  const lines = await activeLinesWithShares(ctx, claim.id);
+  const place = signoffPlaceOf(state);
+  if (!place) throw new Error(`claim state ${state} has no sign-offs`);
+  const step = place.step;
+  const lines = given ?? (await activeLinesWithShares(ctx, claim.id));
   const total = claimTotal(lines, base);
   const amounts = accountAmounts(lines, base);
   const today = await resolutionToday(ctx, amounts.map((a) => a.analytic_account_id));
@@ -165,7 +212,7 @@ export async function openSignoffs(ctx: ServiceContext, claim: Pick<ClaimRow, 'i
       organizationId,
       claimId: claim.id,
       round: claim.round,
-      state: step,
+      state: place.state,
       analyticAccountId: a.analytic_account_id,
       axisId: a.axis_id,
       accountCode: a.account_code,
@@ -180,7 +227,21 @@ export async function openSignoffs(ctx: ServiceContext, claim: Pick<ClaimRow, 'i
       createdAt: ctx.now,
     };
   });
-  return insertSignoffs(db, rows);
+  const opened = await insertSignoffs(db, rows);
+  // Each approver who may sign now is told (once, however many accounts they sign for).
+  await notify(ctx, 'signoff_requested', { memberIds: rows.flatMap((r) => r.eligible), claimId: claim.id, exceptMemberId: ctx.principal.memberId });
+  // Opened within the claim's step: the claim is at its next revision when the step commits.
+  for (const signoff of opened) {
+    await recordEvent(ctx, 'expenses.signoff.requested', { type: 'expense_claim', id: claim.id, revision: claim.revision + 1 }, {
+      signoff_id: signoff.id,
+      state: signoff.state,
+      analytic_account_id: signoff.analyticAccountId,
+      amount: signoff.amount,
+      currency: signoff.currency,
+      eligible_member_ids: signoff.eligible,
+    });
+  }
+  return opened;
 }
 
 export interface ClaimStepFacts {
@@ -192,52 +253,128 @@ export interface ClaimStepFacts {
   /** Every sign-off of the step signed and nothing left unallocated: the step is done. */
   complete: boolean;
   soleOwnerException: boolean;
+  /** The organization's count of active members (the workflow's actor reads it too). */
+  activeMembers: number;
 }
 
 /** The step's sign-offs and what the caller may do on them, today. */
 export async function claimStepFacts(ctx: ServiceContext, claim: ClaimRow): Promise<ClaimStepFacts> {
-  const { db } = ctx;
-  const organizationId = ctx.principal.organizationId;
-  const actorId = ctx.principal.memberId;
-  const step = signoffStepOf(claim.state);
-  const policy = await findClaimPolicyFacts(db, { organizationId });
-  const soleOwner = policy.soleOwnerException && policy.activeMembers === 1 && actorId === claim.claimantMemberId;
-  if (!step) {
-    return {
-      signoffs: [],
-      eligible: new Map(),
-      signing: actorSigning({ signoffs: [], actorId, claimantId: claim.claimantMemberId, delegations: [], unallocated: [], soleOwner }),
-      complete: false,
-      soleOwnerException: policy.soleOwnerException,
-    };
-  }
-  // Authority is weighed at signing as at opening: only what is still in force today signs (and is shown).
-  const signoffs = await signoffsInForce(ctx, claim, await listRoundSignoffs(db, { organizationId, claimId: claim.id, round: claim.round, state: step }));
-  const authorityIds = [...new Set(signoffs.flatMap((s) => s.authorities.map((a) => a.member_id)))];
-  const [delegationsTo, delegationsFrom, unallocated] = await Promise.all([
-    listDelegationsTo(db, { organizationId, delegateMemberId: actorId, day: ctx.today }),
-    listDelegationsFrom(db, { organizationId, delegatorMemberIds: authorityIds, day: ctx.today }),
-    unallocatedGaps(ctx, claim, step),
-  ]);
-  const signing = actorSigning({ signoffs, actorId, claimantId: claim.claimantMemberId, delegations: delegationsTo, unallocated, soleOwner });
+  return (await claimStepFactsOf(ctx, [claim]))[0]!;
+}
+
+/**
+ * claimStepFacts of several claims (a page of the claim list), in two round trips whatever their
+ * number: first, side by side, the policy, the sign-offs of every claim's round and step, the required
+ * axes, the delegations in force, the grants, and the lines and shares (through `loader`, so the page
+ * reuses them); then, when a sign-off is unsigned, today's chart and the approver assignments of the
+ * accounts the unsigned sign-offs charge. The judgement of each claim is pure over what was read, and
+ * each answer is the one claimStepFacts gives for that claim.
+ */
+/**
+ * The organization's set-up the engine judges by: read afresh (freshEngineSetup: the transition step,
+ * and anything that may write), or from the process cache under the organization's epoch for reads
+ * (org-config-cache's cachedEngineSetup).
+ */
+export interface EngineSetup {
+  policy(): Promise<Awaited<ReturnType<typeof findClaimPolicyFacts>>>;
+  grants(): Promise<GrantRow[]>;
+  requiredAxes(): Promise<Awaited<ReturnType<typeof listRequiredClaimAxes>>>;
+  /** Every active delegation in force today (ctx.today), with whether its delegator and delegate are active. */
+  delegations(): Promise<Awaited<ReturnType<typeof listDelegationsInForce>>>;
+  /** Today's chart and the approver assignments in force on these accounts (at least: more do no harm, resolution filters by account). */
+  chartAndAssignments(analyticAccountIds: string[]): Promise<ChartAndAssignments>;
+}
+
+export interface ChartAndAssignments {
+  chart: OrgChart;
+  assignments: AssignmentRow[];
+  /** The assignments by account (resolution looks them up per sign-off). */
+  assignmentsByAccount: Map<string, AssignmentRow[]>;
+}
+
+export function freshEngineSetup(ctx: ServiceContext): EngineSetup {
+  const organizationId = ctx.org.id;
   return {
-    step,
-    signoffs,
-    eligible: new Map(signoffs.map((s) => [s.id, eligibleNow(s, delegationsFrom)])),
-    signing,
-    complete: signoffs.length > 0 && signoffs.every((s) => s.signatureId) && unallocated.length === 0,
-    soleOwnerException: policy.soleOwnerException,
+    policy: () => findClaimPolicyFacts(ctx.db, { organizationId }),
+    grants: () => listGrants(ctx.db, { organizationId }),
+    requiredAxes: () => listRequiredClaimAxes(ctx.db, { organizationId }),
+    delegations: () => listDelegationsInForce(ctx.db, { organizationId, day: ctx.today }),
+    chartAndAssignments: (analyticAccountIds) => freshChartAndAssignments(ctx, analyticAccountIds),
   };
 }
 
+export async function claimStepFactsOf(
+  ctx: ServiceContext,
+  claims: readonly ClaimRow[],
+  loader: ClaimLineLoader = claimLineLoader(ctx),
+  setup: EngineSetup = freshEngineSetup(ctx),
+): Promise<ClaimStepFacts[]> {
+  if (claims.length === 0) return [];
+  const { db } = ctx;
+  const organizationId = ctx.org.id;
+  const actorId = ctx.principal.memberId;
+  const placed = claims.flatMap((claim) => {
+    const place = signoffPlaceOf(claim.state);
+    return place ? [{ claim, place }] : [];
+  });
+  const some = placed.length > 0;
+  const [policy, storedRows, required, delegations, grants, linesRead] = await Promise.all([
+    setup.policy(),
+    listRoundSignoffsOf(db, { organizationId, keys: placed.map(({ claim, place }) => ({ claimId: claim.id, round: claim.round, state: place.state })) }),
+    some ? setup.requiredAxes() : [],
+    some ? setup.delegations() : [],
+    some ? setup.grants() : [],
+    some ? loader.load(placed.map(({ claim }) => claim.id)) : undefined,
+  ]);
+  const stored = groupBy(storedRows, (s) => s.claimId);
+  const unsignedOf = (claimId: string) => (stored.get(claimId) ?? []).filter((s) => !s.signatureId);
+  const unsignedAccounts = [...new Set(placed.flatMap(({ claim }) => unsignedOf(claim.id).map((s) => s.analyticAccountId)))];
+  const today = unsignedAccounts.length ? { ...(await setup.chartAndAssignments(unsignedAccounts)), grants } : undefined;
+  const linesOf = (claimId: string) => (linesRead ? amountLinesOf(linesRead, claimId) : []);
+  // Authority is weighed at signing as at opening: only what is still in force today signs (and is shown).
+  const inForce = new Map(
+    placed.map(({ claim }) => {
+      const signoffs = stored.get(claim.id) ?? [];
+      if (!today || !signoffs.some((s) => !s.signatureId)) return [claim.id, signoffs];
+      const total = claimTotal(linesOf(claim.id), ctx.org.baseCurrency);
+      return [claim.id, signoffs.map((s) => (s.signatureId ? s : authorityInForce(today, claim, s, total).signoff))];
+    }),
+  );
+  const authorityIds = new Set([...inForce.values()].flatMap((signoffs) => signoffs.flatMap((s) => s.authorities.map((a) => a.member_id))));
+  // Delegations to the caller from active delegators; from the authorities to active delegates.
+  const delegationsTo = delegations.filter((d) => d.delegateMemberId === actorId && d.delegatorActive);
+  const delegationsFrom = delegations.filter((d) => d.delegateActive && authorityIds.has(d.delegatorMemberId));
+  const axesOf = (claimId: string) => (required.length ? unallocatedAxes(linesOf(claimId), required.map((a) => a.id)) : []);
+
+  return claims.map((claim) => {
+    const soleOwner = policy.soleOwnerException && policy.activeMembers === 1 && actorId === claim.claimantMemberId;
+    const common = { soleOwnerException: policy.soleOwnerException, activeMembers: policy.activeMembers };
+    const step = signoffPlaceOf(claim.state)?.step;
+    if (!step) {
+      return {
+        signoffs: [],
+        eligible: new Map(),
+        signing: actorSigning({ signoffs: [], actorId, claimantId: claim.claimantMemberId, delegations: [], unallocated: [], soleOwner }),
+        complete: false,
+        ...common,
+      };
+    }
+    const signoffs = inForce.get(claim.id) ?? [];
+    const unallocated = unallocatedGaps(grants, axesOf(claim.id), step);
+    const signing = actorSigning({ signoffs, actorId, claimantId: claim.claimantMemberId, delegations: delegationsTo, unallocated, soleOwner });
+    return {
+      step,
+      signoffs,
+      eligible: new Map(signoffs.map((s) => [s.id, eligibleNow(s, delegationsFrom)])),
+      signing,
+      complete: signoffs.length > 0 && signoffs.every((s) => s.signatureId) && unallocated.length === 0,
+      ...common,
+    };
+  });
+}
+
 /** Required axes the claim's active lines leave unallocated: each blocks the step (gap `unallocated`). */
-async function unallocatedGaps(ctx: ServiceContext, claim: ClaimRow, step: ApprovalStep): Promise<DescriptorGap[]> {
-  const organizationId = ctx.principal.organizationId;
-  const required = await listRequiredClaimAxes(ctx.db, { organizationId });
-  if (required.length === 0) return [];
-  const axes = unallocatedAxes(await activeLinesWithShares(ctx, claim.id), required.map((a) => a.id));
-  if (axes.length === 0) return [];
-  const grants = await listGrants(ctx.db, { organizationId });
+function unallocatedGaps(grants: GrantRow[], axes: string[], step: ApprovalStep): DescriptorGap[] {
   return axes.flatMap((axis) => {
     const grant = primaryGrant(grants, step, axis);
     return grant ? [{ grant_id: grant.id, reason: 'unallocated' as const, axis_id: axis }] : [];

@@ -1,21 +1,23 @@
 /**
- * Escalation of unsigned sign-offs (DESIGN section 17): a sign-off of a claim still in its step,
+ * Escalation of unsigned sign-offs (docs/design.md §17): a sign-off of a claim still in its step,
  * unsigned after the organization's number of working days (weekends by the organization's state)
  * since it was opened or last escalated, gets its next hop — the next covering superior, or the
  * grant's fallback — added to who may sign (`via: escalation`), up to the policy's number of hops.
  * The original approvers stay eligible; nothing is ever approved by the job. Each hop is kept on the
  * sign-off (its authorities carry the hop number) and logged.
  */
+import { recordEvent } from '../../events/append';
 import type { Database } from '../../../db/client';
 import { addSignoffHop, findClaimPolicyFacts, listAssignmentsOn, listDueSignoffs, listGrants, loadOrgChart, type SignoffRow } from '../../../db/queries/approval-engine';
 import { findClaim } from '../../../db/queries/claims';
 import { todayIn } from '../../../lib/dates';
 import { Dec, formatAmount } from '../../../lib/money';
 import { weekendDaysForState, workingDaysBetween } from '../../../lib/working-days';
-import { systemContextFor } from '../../settings/rules';
+import { systemContextFor } from '../../settings/setup';
 import { activeLinesWithShares } from './claim-step';
 import { OrgChart } from './org-chart';
 import { resolveSignoff } from './resolve';
+import { notify } from '../../mail/notify';
 
 export interface EscalationResult {
   examined: number;
@@ -79,6 +81,12 @@ async function escalateOne(db: Database, s: SignoffRow, now: Date) {
     eligible: [...s.eligible, ...added.map((a) => a.member_id)],
     hops: hop,
     at: now,
+  });
+  await notify(ctx, 'signoff_requested', { memberIds: added.map((a) => a.member_id), claimId: s.claimId });
+  await recordEvent(ctx, 'expenses.signoff.escalated', { type: 'expense_claim', id: claim.id, revision: claim.revision }, {
+    signoff_id: s.id,
+    hop,
+    added_member_ids: added.map((a) => a.member_id),
   });
   return { signoff_id: s.id, claim_id: s.claimId, hop, member_ids: added.map((a) => a.member_id) };
 }

@@ -1,5 +1,5 @@
 /**
- * The organization chart on one day, as the superior walk reads it (DESIGN section 17): from a
+ * The organization chart on one day, as the superior walk reads it (docs/design.md §17): from a
  * position go to its reports-to position, else its unit's head, else up the parent units' heads.
  * Pure: built from the rows `loadOrgChart` reads.
  */
@@ -21,6 +21,8 @@ export class OrgChart {
   /** Each member's primary position on the day. */
   readonly primaryPosition = new Map<string, string>();
   readonly active = new Set<string>();
+  /** Each unit's head positions, oldest first. */
+  private readonly heads = new Map<string, ChartPosition[]>();
 
   constructor(rows: OrgChartRows, now: Date) {
     for (const u of rows.unitRows) this.units.set(u.id, u);
@@ -33,6 +35,12 @@ export class OrgChart {
         retired: p.retiredAt !== null && new Date(p.retiredAt) <= now,
       });
     }
+    for (const p of this.positions.values()) {
+      if (!p.isUnitHead) continue;
+      const list = this.heads.get(p.orgUnitId);
+      if (list) list.push(p);
+      else this.heads.set(p.orgUnitId, [p]);
+    }
     for (const h of rows.holderRows) {
       const list = this.holders.get(h.positionId) ?? [];
       if (!list.includes(h.memberId)) list.push(h.memberId);
@@ -44,7 +52,7 @@ export class OrgChart {
 
   /** The unit's head position: a current one first, else a retired one (the walk then names it retired). */
   headOf(unitId: string): ChartPosition | undefined {
-    const heads = [...this.positions.values()].filter((p) => p.orgUnitId === unitId && p.isUnitHead);
+    const heads = this.heads.get(unitId) ?? [];
     return heads.find((p) => !p.retired) ?? heads[0];
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Who may sign one sign-off (DESIGN section 17), pure: from the step's primary grant (the superior
+ * Who may sign one sign-off (docs/design.md §17), pure: from the step's primary grant (the superior
  * walk on review, the account's approver assignments on finance, or a named holder), then its
  * fallback grants. The answer is an ordered list of groups: the first is who may sign when the step
  * opens, each later one is what an escalation hop adds. `gap` names the first reason the natural
@@ -16,6 +16,8 @@ export interface ResolveInput {
   grants: GrantRow[];
   /** Approver assignments in force, on any account (filtered here). */
   assignments: AssignmentRow[];
+  /** The same assignments by account, when the caller has them indexed (a page of sign-offs). */
+  assignmentsByAccount?: Map<string, AssignmentRow[]>;
   claimantMemberId: string;
   /** The claimant's primary position on the day of the submission. */
   claimantPositionId: string | null;
@@ -154,7 +156,8 @@ class Resolver {
   }
 
   accountGroups(grant: GrantRow, collectPassed: boolean): Candidate[][] {
-    const list = this.input.assignments.filter((a) => a.analyticAccountId === this.input.analyticAccountId);
+    const { assignmentsByAccount, analyticAccountId } = this.input;
+    const list = assignmentsByAccount ? (assignmentsByAccount.get(analyticAccountId) ?? []) : this.input.assignments.filter((a) => a.analyticAccountId === analyticAccountId);
     if (list.length === 0) {
       this.noteGap(grant.id, { reason: 'no_account_approver' });
       return [];

@@ -3,8 +3,8 @@ import { addClaimLine } from '../../../../services/expenses/claim-lines';
 import { svc } from '../../../context';
 import { expectedRevision, setCreated, setEtag } from '../../../http';
 import { writeProcedure } from '../../../procedures';
-import { claimAnswerSchema } from '../schemas';
-import { addClaimLineInput } from './schemas';
+import { claimAnswerSchema } from '../../../../contract/expenses/claims';
+import { addClaimLineInput } from '../../../../contract/expenses/claim-lines';
 
 export const addClaimLineProcedure = writeProcedure('expenses.claim.create')
   .meta({

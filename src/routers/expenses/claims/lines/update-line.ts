@@ -3,8 +3,8 @@ import { updateClaimLine } from '../../../../services/expenses/claim-lines';
 import { svc } from '../../../context';
 import { expectedRevision, setEtag } from '../../../http';
 import { writeProcedure } from '../../../procedures';
-import { claimAnswerSchema } from '../schemas';
-import { updateClaimLineInput } from './schemas';
+import { claimAnswerSchema } from '../../../../contract/expenses/claims';
+import { updateClaimLineInput } from '../../../../contract/expenses/claim-lines';
 
 export const updateClaimLineProcedure = writeProcedure('expenses.claim.create')
   .meta({

@@ -3,8 +3,8 @@ import { withdrawClaimLine } from '../../../../services/expenses/claim-lines';
 import { svc } from '../../../context';
 import { expectedRevision, setEtag } from '../../../http';
 import { writeProcedure } from '../../../procedures';
-import { claimAnswerSchema } from '../schemas';
-import { withdrawClaimLineInput } from './schemas';
+import { claimAnswerSchema } from '../../../../contract/expenses/claims';
+import { withdrawClaimLineInput } from '../../../../contract/expenses/claim-lines';
 
 export const withdrawClaimLineProcedure = writeProcedure('expenses.claim.create')
   .meta({

@@ -1,0 +1,2 @@
+CREATE INDEX "claim_signoffs_open_eligible_idx" ON "claim_signoffs" USING gin ("eligible") WHERE "claim_signoffs"."signature_id" is null;--> statement-breakpoint
+CREATE INDEX "claims_org_created_idx" ON "claims" USING btree ("organization_id","created_at","id");

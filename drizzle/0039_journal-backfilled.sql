@@ -1,0 +1,1 @@
+ALTER TABLE "organizations" ADD COLUMN "journal_backfilled_at" timestamp with time zone;

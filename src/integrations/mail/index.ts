@@ -1,0 +1,1 @@
+export { fileTransport, MailNotConfigured, mailTransportOf, noTransport, smtpTransport, type MailTransport, type OutgoingMail } from './transport';

@@ -1,0 +1,8 @@
+import { router } from '../../trpc';
+import { ageingProcedure } from './ageing';
+import { figuresProcedure } from './figures';
+
+export const reportsRouter = router({
+  ageing: ageingProcedure,
+  figures: figuresProcedure,
+});

@@ -1,0 +1,22 @@
+/** The journal export's strings in English (spread into ../en.ts). */
+export const journalEn = {
+  'nav.journal': 'Journal',
+  'journal.title': 'Journal export',
+  'journal.intro': 'Balanced journal entries for your accounting system (SQL Account, AutoCount, Xero), written when invoices, receipts and claims happen, exported in numbered batches.',
+  'journal.createTitle': 'Export a new batch',
+  'journal.upTo': 'Entries dated up to',
+  'journal.upToHint': 'Every entry on or before this day that no batch holds yet goes into the next batch.',
+  'journal.create': 'Export',
+  'journal.created': 'Batch {number} exported with {count} entries.',
+  'journal.batches': 'Batches',
+  'journal.none': 'No batch exported yet.',
+  'journal.batch': 'Batch {number}',
+  'journal.batchFacts': 'Up to {upTo} · {count} entries · exported {created}',
+  'journal.download': 'Download',
+  'journal.format.csv': 'CSV',
+  'journal.format.sql_account': 'SQL Account',
+  'journal.format.autocount': 'AutoCount',
+  'journal.format.xero': 'Xero',
+  'journal.downloadOf': 'Download batch {number} for {format}',
+  'journal.more': 'Show older batches',
+} as const;
