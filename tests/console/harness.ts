@@ -8,10 +8,12 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { BuiltInRole } from '../../src/domain/permissions';
 import type { DemoMember, DemoOrganization } from '../../src/demo/types';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
+import { copyBuiltConsole } from '../helpers/web-build';
 
 /**
  * The people's console as a person meets it: a real server process (src/main.ts on a fresh embedded
- * database, the demo data seeded) serving the built console from dist/web, driven by Debian's Chromium
+ * database, the demo data seeded) serving its own copy of the built console (dist/web, see
+ * tests/helpers/web-build.ts), driven by Debian's Chromium
  * through playwright-core. `.ci/run` installs chromium; without it the console tests are skipped.
  *
  *   const app = useConsole();
@@ -34,46 +36,8 @@ export const DESKTOP = { width: 1280, height: 800 } as const;
 export type Language = 'en' | 'ms';
 
 const ROOT = process.cwd();
-const WEB = join(ROOT, 'web');
-const BUILT = join(ROOT, 'dist/web/index.html');
-const LOCK = join(ROOT, 'dist/.web-build.lock');
-
-function newestChange(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestChange(join(path, name))));
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * dist/web as the server serves it: built with `vite build` when missing or older than anything
- * under web/, as production builds it (vitest's NODE_ENV=test would give React's development build). Test files run in parallel processes: one builds (holding a lock directory), the
- * others wait for it.
- */
-export async function ensureConsoleBuilt(): Promise<void> {
-  const fresh = () => existsSync(BUILT) && statSync(BUILT).mtimeMs >= newestChange(WEB);
-  if (fresh()) return;
-  mkdirSync(join(ROOT, 'dist'), { recursive: true });
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      break;
-    } catch {
-      // Another process builds; a lock older than three minutes was left by one that died.
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 180_000) rmSync(LOCK, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error('waited three minutes for another build of the console');
-      await sleep(500);
-      if (fresh()) return;
-    }
-  }
-  try {
-    if (!fresh()) execFileSync(join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'pipe', timeout: 170_000, env: { ...process.env, NODE_ENV: 'production' } });
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
-}
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 function isLocal(url: string): boolean {
@@ -193,6 +157,7 @@ export function useConsole(opts: ConsoleOptions = {}): ConsoleApp {
   let server: ServerProcess | undefined;
   let browser: Browser | undefined;
   let dataDir: string | undefined;
+  let webDir: string | undefined;
   let organizations: DemoOrganization[] = [];
   let created: CreatedOrganization | undefined;
   const contexts: BrowserContext[] = [];
@@ -201,16 +166,17 @@ export function useConsole(opts: ConsoleOptions = {}): ConsoleApp {
 
   beforeAll(async () => {
     if (!HAS_CHROMIUM) return;
-    await ensureConsoleBuilt();
     dataDir = mkdtempSync(join(tmpdir(), 'console-'));
+    webDir = `${dataDir}-web`;
+    await copyBuiltConsole(webDir);
     await opts.prepare?.(dataDir);
     if (opts.organization) {
       created = createOrganizationWithCli(dataDir, opts.organization);
-      server = await startServerProcess({ DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...opts.env }, { readyWithinMs: 240_000 });
+      server = await startServerProcess({ DATA_DIR: dataDir, WEB_DIST_DIR: webDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...opts.env }, { readyWithinMs: 240_000 });
     } else {
       // The demo as seeded once for the run (unless the file prepared its own).
       if (!opts.prepare) cpSync(await demoTemplate(), dataDir, { recursive: true, filter: (source) => !source.endsWith('server.lock') });
-      server = await startServerProcess({ DATA_DIR: dataDir, SEED_DEMO: 'true', LOG_LEVEL: 'warn', ...opts.env }, { readyWithinMs: 240_000 });
+      server = await startServerProcess({ DATA_DIR: dataDir, WEB_DIST_DIR: webDir, SEED_DEMO: 'true', LOG_LEVEL: 'warn', ...opts.env }, { readyWithinMs: 240_000 });
       organizations = (JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8')) as { organizations: DemoOrganization[] }).organizations;
     }
     const home = await fetch(`${server.url}/sign-in`, { headers: { accept: 'text/html' } });
@@ -223,6 +189,7 @@ export function useConsole(opts: ConsoleOptions = {}): ConsoleApp {
     await browser?.close();
     await server?.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (webDir) rmSync(webDir, { recursive: true, force: true });
   });
 
   const app: ConsoleApp = {
