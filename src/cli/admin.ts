@@ -7,7 +7,7 @@ import type { AppDeps } from '../deps';
 import { AppError } from '../lib/errors';
 import { cliError, formatHuman, type CliStage } from './output';
 import { revokeApiKey, revokeSession } from '../services/access/admin';
-import { allApiKeysOf, issueApiKey, issueSession } from '../services/access/credentials';
+import { allApiKeysOf, checkApiKeyRequest, checkSessionRequest, issueApiKey, issueSession } from '../services/access/credentials';
 import { addMember, deactivateMember, getMember, listMembersPage, setMemberPassword, type MemberView } from '../services/access/members';
 import { adminContext, createOrganizationWithOwner, listAllOrganizations } from '../services/access/organization-setup';
 import { seedDemo } from '../demo/seed-demo';
@@ -206,6 +206,15 @@ async function run(db: Database, command: string, values: Values): Promise<unkno
   }
 }
 
+/**
+ * The refusals a command's arguments earn without the database (a date in the past, hours out of
+ * range), given before it is opened: the same checks the services make, answered in a moment.
+ */
+function checkBeforeOpening(command: string, values: Values): void {
+  if (command === 'key create') checkApiKeyRequest({ name: text(values, 'name'), permissions: listOf(text(values, 'permissions')), expires_at: dateTimeOf(values, 'expires-at') }, new Date());
+  if (command === 'session create') checkSessionRequest({ hours: integerOf(values, 'hours') });
+}
+
 /** What the demo's operations need of a running process, as a test app builds it: silent, the real clock. */
 function demoDeps(config: Config, handle: DatabaseHandle): AppDeps {
   return {
@@ -232,6 +241,7 @@ async function main(): Promise<number> {
     if (positionals.length > (command === 'demo' ? 1 : 2)) throw new Error(`Unexpected argument "${positionals.at(-1)}"`);
     // Ids are checked before the database is opened: a typo costs nothing.
     for (const option of ['org', 'member', 'id']) uuidOf(values, option, { optional: true });
+    checkBeforeOpening(command, values);
     const config = loadConfig();
     // Checked before the database is opened: the demo's payout channels are encrypted under it.
     payoutEncryptionKey(config);

@@ -19,6 +19,7 @@
  * without connections: `guardedConnections` says how many it holds (a test checks it is the pool size).
  */
 import postgres from 'postgres';
+import { isLostConnection } from './errors';
 
 interface RawQuery {
   handler: unknown;
@@ -41,8 +42,13 @@ function isConnection(x: unknown): x is RawConnection {
   );
 }
 
+/** The guard's own refusals (never taken for a connection failing: see `brokenAt` below). */
+const refusals = new WeakSet<object>();
+
 function connectionClosed(): Error {
-  return Object.assign(new Error('write CONNECTION_CLOSED (the connection closed during its transaction)'), { code: 'CONNECTION_CLOSED', errno: 'CONNECTION_CLOSED' });
+  const error = Object.assign(new Error('write CONNECTION_CLOSED (the connection closed during its transaction)'), { code: 'CONNECTION_CLOSED', errno: 'CONNECTION_CLOSED' });
+  refusals.add(error);
+  return error;
 }
 
 const guarded = new WeakMap<object, number>();
@@ -83,6 +89,23 @@ export function guardedPostgres(url: string, options: postgres.Options<Record<st
   // A query object made and never run: its handler is the pool's own.
   const poolHandler = (client`select 1` as unknown as RawQuery).handler;
   const closedQueue = connections.values().next().value?.queue;
+  /**
+   * The close count at which a connection's socket failed, by connection id. A socket error
+   * (ECONNRESET) fails the statement in flight at once, but postgres.js closes the connection only
+   * on the socket's `close` event, later; a statement sent in between (the failed transaction's own
+   * ROLLBACK, or the pool's next query) is queued on the dead socket, and the close (an error close)
+   * fails nothing, so it stays queued into the reconnected session: it takes the next statement's
+   * answer there, every later one is answered one off, and the last waits for ever. Until the count
+   * moves, every statement sent to that connection is refused instead, as on a closed one.
+   */
+  const brokenAt = new Map<number, number>();
+  const watchFailure = (c: RawConnection, q: RawQuery) => {
+    const reject = q.reject;
+    q.reject = (err: unknown) => {
+      if (!refusals.has(err as object) && isLostConnection(err)) brokenAt.set(c.id, closes.get(c.id) ?? 0);
+      reject.call(q, err);
+    };
+  };
   for (const c of connections) {
     const execute = c.execute;
     /** Per transaction or reserved connection (its handler): the connection's close count when it began. */
@@ -100,6 +123,11 @@ export function guardedPostgres(url: string, options: postgres.Options<Record<st
     };
     c.execute = (q: RawQuery) => {
       const now = closes.get(c.id) ?? 0;
+      if (brokenAt.get(c.id) === now) {
+        q.reject(connectionClosed());
+        return true;
+      }
+      watchFailure(c, q);
       if (q.handler === poolHandler) {
         if (q.options?.onexecute) beginAt = now;
       } else if (typeof q.handler === 'function') {

@@ -27,12 +27,17 @@ interface Ran {
 }
 
 function admin(...args: string[]): Promise<Ran> {
+  return adminWith(url ? { DATABASE_URL: url } : { DATA_DIR: dataDir }, ...args);
+}
+
+/** The CLI on the database `where` names (DATABASE_URL or DATA_DIR). */
+function adminWith(where: Record<string, string>, ...args: string[]): Promise<Ran> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     LOG_LEVEL: 'silent',
     PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY,
-    ...(url ? { DATABASE_URL: url } : { DATA_DIR: dataDir }),
+    ...where,
   };
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { cwd: process.cwd(), env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
@@ -147,6 +152,10 @@ describe('admin CLI', { timeout: 240_000 }, () => {
     }
     const keys = await admin('key', 'list', '--org', orgId, '--member', clerkId, '--json');
     expect(keys.json).toEqual({ keys: [] });
+    // Refused before the database is opened: the same answer with no database to reach.
+    const noDatabase = await adminWith({ DATABASE_URL: 'postgres://postgres@127.0.0.1:9/nowhere' }, 'session', 'create', '--org', orgId, '--member', clerkId, '--hours=0', '--json');
+    expect(noDatabase.code).not.toBe(0);
+    expect(noDatabase.json.error).toMatchObject({ code: 'validation', errors: [{ pointer: '/hours' }] });
   });
 
   it('the people the CLI made log in with their passwords (the old one no longer works)', async () => {

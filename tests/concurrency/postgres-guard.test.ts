@@ -4,6 +4,7 @@
  * would hold nothing and a connection reset would end the process again: this test says so first.
  */
 import { randomUUID } from 'node:crypto';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { guardedConnections, guardedPostgres } from '../../src/db/postgres-guard';
@@ -56,6 +57,50 @@ describe.skipIf(!url)('postgres.js connection guard', () => {
     } finally {
       await admin.end({ timeout: 5 });
       await sql.end({ timeout: 1 }).catch(() => undefined);
+    }
+  }, 60_000);
+
+  it('a statement sent between a socket error and its close is refused: the reconnected session answers every statement with its own answer', async () => {
+    // A proxy in front of PostgreSQL that resets the service's connections on demand (an RST: the
+    // service's socket fails with ECONNRESET at once and closes a moment later).
+    const target = new URL(url!);
+    const clients = new Set<Socket>();
+    const proxy = createServer((client) => {
+      const server = connect(Number(target.port || 5432), target.hostname);
+      clients.add(client);
+      const end = () => {
+        clients.delete(client);
+        client.destroy();
+        server.destroy();
+      };
+      for (const s of [client, server]) s.on('error', end).on('close', end);
+      client.pipe(server).pipe(client);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const viaProxy = new URL(url!);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String((proxy.address() as AddressInfo).port);
+    const sql = guardedPostgres(viaProxy.toString(), { max: 1, onnotice: () => {}, backoff: () => 0.05 });
+    const within = <T>(p: Promise<T>) =>
+      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer in 5 s')), 5_000))]);
+    try {
+      expect(await sql`select 'before' as said`).toEqual([{ said: 'before' }]);
+      // A transaction whose statement is in flight when the connection is reset: the statement
+      // fails, and the transaction's ROLLBACK is sent before the socket has closed.
+      const tx = sql.begin(async (t) => t`select pg_sleep(1), 'never' as said`);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(clients.size).toBe(1);
+      for (const client of clients) client.resetAndDestroy();
+      await expect(within(tx)).rejects.toMatchObject({ code: expect.stringMatching(/^(ECONNRESET|CONNECTION_CLOSED)$/) });
+      // The pool reconnects; each statement gets its own answer (the ROLLBACK left queued on the
+      // dead socket took the next answer and left the one after it waiting for ever).
+      expect(await within(sql`select 'after' as said`)).toEqual([{ said: 'after' }]);
+      expect(await within(sql`select 'again' as said`)).toEqual([{ said: 'again' }]);
+      expect(await within(sql.begin(async (t) => t`select 'in a transaction' as said`))).toEqual([{ said: 'in a transaction' }]);
+    } finally {
+      await sql.end({ timeout: 1 }).catch(() => undefined);
+      for (const client of clients) client.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
     }
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { queryRows, sql } from '../../src/db/client';
+import { todayIn } from '../../src/lib/dates';
 import { transitionDocument } from '../../src/services/receivables/transition-document';
 import { contextFor } from '../factories/context';
 import { createTestCustomer } from '../factories/customer';
@@ -168,7 +169,8 @@ describe('GET /v1/receivables/invoices: state, customer_id, currency and overdue
 
   it('overdue answers the documents due before the organization\'s today with something outstanding; each carries it', async () => {
     const w = await readWorld();
-    const today = new Date().toISOString().slice(0, 10);
+    // The organization's today (Asia/Kuala_Lumpur by default): from 16:00 UTC it is already tomorrow there.
+    const today = todayIn('Asia/Kuala_Lumpur', new Date());
     const overdue = await walk(w.token, { overdue: 'true' }, 10);
     expect(overdue.map((d) => d.reference === null)).not.toContain(true);
     for (const d of overdue) {

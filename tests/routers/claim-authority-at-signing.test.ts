@@ -15,10 +15,12 @@ import { decide, insertAssignment, insertDelegation, insertGrant, readClaim, ret
 import { createTestMember, createTestOrganization } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 import { callerFor, expectRefused, refusal } from '../helpers/settings';
+import { todayIn } from '../../src/lib/dates';
 
 const t = useTestApp();
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+/** The organization's day `offset` days from today (Asia/Kuala_Lumpur, the default time zone). */
+const day = (offset: number) => todayIn('Asia/Kuala_Lumpur', new Date(Date.now() + offset * 86_400_000));
 
 async function world() {
   const org = await createTestOrganization(t.db);

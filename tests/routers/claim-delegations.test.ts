@@ -12,6 +12,7 @@ import { addClaimLine, createClaimReferenceData } from '../factories/claims';
 import { createTestMember, createTestOrganization, type TestMember } from '../factories/organization';
 import { useTestApp } from '../helpers/app';
 import { refusal } from '../helpers/settings';
+import { todayIn } from '../../src/lib/dates';
 
 const t = useTestApp();
 
@@ -39,8 +40,9 @@ async function submitted(w: World, claimant: TestMember, amount = '120.00') {
   return decide(t, claimant.session, claim.id, 'submit');
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
-const shift = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+/** The organization's today and the day `days` from it (Asia/Kuala_Lumpur, the default time zone). */
+const shift = (days: number) => todayIn('Asia/Kuala_Lumpur', new Date(Date.now() + days * 86_400_000));
+const today = () => shift(0);
 const approveOf = (answer: any) => answer.available_transitions.find((d: any) => d.action_key === 'approve');
 
 describe('delegation', () => {

@@ -22,15 +22,24 @@ async function activeMember(ctx: ServiceContext, memberId: string) {
   return member;
 }
 
+/**
+ * What an API-key request is refused for before anything is read (the admin CLI checks it before it
+ * opens the database); answers the refusals to add to, having thrown for any found.
+ */
+export function checkApiKeyRequest(input: { name?: string | undefined; permissions?: string[] | undefined; expires_at?: Date | undefined }, now: Date): Refusals {
+  const r = new Refusals();
+  if (input.permissions) checkPermissions(r, input.permissions);
+  if (input.name !== undefined) r.check(input.name.trim().length > 0 && input.name.length <= 100, '/name', 'must be 1 to 100 characters, not blank');
+  if (input.expires_at) r.check(input.expires_at > now, '/expires_at', 'must be in the future');
+  r.throwIfAny();
+  return r;
+}
+
 export async function issueApiKey(
   ctx: ServiceContext,
   input: { member_id: string; name?: string; permissions?: string[]; expires_at?: Date },
 ) {
-  const r = new Refusals();
-  if (input.permissions) checkPermissions(r, input.permissions);
-  if (input.name !== undefined) r.check(input.name.trim().length > 0 && input.name.length <= 100, '/name', 'must be 1 to 100 characters, not blank');
-  if (input.expires_at) r.check(input.expires_at > ctx.now, '/expires_at', 'must be in the future');
-  r.throwIfAny();
+  const r = checkApiKeyRequest(input, ctx.now);
   await activeMember(ctx, input.member_id);
   const held = await memberPermissions(ctx.db, { organizationId: ctx.org.id, memberId: input.member_id });
   // By default the key carries what its owner holds now (it never carries more: keys are intersected with the owner's permissions).
@@ -52,11 +61,17 @@ export async function issueApiKey(
 
 export const SESSION_HOURS_MAX = 720;
 
-export async function issueSession(ctx: ServiceContext, input: { member_id: string; hours?: number }) {
+/** A session request's hours (12 unless given), refused before anything is read (1 to SESSION_HOURS_MAX, whole). */
+export function checkSessionRequest(input: { hours?: number | undefined }): number {
   const hours = input.hours ?? 12;
   const r = new Refusals();
   r.check(Number.isInteger(hours) && hours >= 1 && hours <= SESSION_HOURS_MAX, '/hours', `must be a whole number from 1 to ${SESSION_HOURS_MAX}`);
   r.throwIfAny();
+  return hours;
+}
+
+export async function issueSession(ctx: ServiceContext, input: { member_id: string; hours?: number }) {
+  const hours = checkSessionRequest(input);
   await activeMember(ctx, input.member_id);
   const session = await createSession(ctx.db, {
     organizationId: ctx.org.id,
