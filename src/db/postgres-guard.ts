@@ -19,7 +19,6 @@
  * without connections: `guardedConnections` says how many it holds (a test checks it is the pool size).
  */
 import postgres from 'postgres';
-import { isLostConnection } from './errors';
 
 interface RawQuery {
   handler: unknown;
@@ -52,6 +51,12 @@ function connectionClosed(): Error {
 }
 
 const guarded = new WeakMap<object, number>();
+
+/** The socket's own failures (the `error` event), after which postgres.js closes the connection only later. */
+const SOCKET_FAILURES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+/** How long a connection whose socket failed is refused statements while its close has not come. */
+const BROKEN_FOR_MS = 1000;
 
 /** How many connections of a guarded pool the guard holds (the pool's size when it works). */
 export function guardedConnections(client: object): number {
@@ -96,15 +101,24 @@ export function guardedPostgres(url: string, options: postgres.Options<Record<st
    * ROLLBACK, or the pool's next query) is queued on the dead socket, and the close (an error close)
    * fails nothing, so it stays queued into the reconnected session: it takes the next statement's
    * answer there, every later one is answered one off, and the last waits for ever. Until the count
-   * moves, every statement sent to that connection is refused instead, as on a closed one.
+   * moves, every statement sent to that connection is refused instead, as on a closed one; for a
+   * second at most, since a connection that fails while it is still starting reconnects without
+   * counting a close (its new session is sound).
    */
-  const brokenAt = new Map<number, number>();
+  const brokenAt = new Map<number, { closes: number; at: number }>();
   const watchFailure = (c: RawConnection, q: RawQuery) => {
     const reject = q.reject;
     q.reject = (err: unknown) => {
-      if (!refusals.has(err as object) && isLostConnection(err)) brokenAt.set(c.id, closes.get(c.id) ?? 0);
+      if (!refusals.has(err as object) && SOCKET_FAILURES.has((err as { code?: unknown } | null)?.code as string)) brokenAt.set(c.id, { closes: closes.get(c.id) ?? 0, at: Date.now() });
       reject.call(q, err);
     };
+  };
+  const broken = (c: RawConnection, now: number): boolean => {
+    const mark = brokenAt.get(c.id);
+    if (!mark) return false;
+    if (mark.closes === now && Date.now() - mark.at < BROKEN_FOR_MS) return true;
+    brokenAt.delete(c.id);
+    return false;
   };
   for (const c of connections) {
     const execute = c.execute;
@@ -123,9 +137,11 @@ export function guardedPostgres(url: string, options: postgres.Options<Record<st
     };
     c.execute = (q: RawQuery) => {
       const now = closes.get(c.id) ?? 0;
-      if (brokenAt.get(c.id) === now) {
+      if (broken(c, now)) {
         q.reject(connectionClosed());
-        return true;
+        // The pool sends nothing more to it until it is ready again (or closes); a transaction's
+        // statements go to their own connection whatever this answers.
+        return q.handler !== poolHandler;
       }
       watchFailure(c, q);
       if (q.handler === poolHandler) {
