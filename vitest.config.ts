@@ -1,6 +1,6 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { TEST_WORKERS } from './tests/helpers/worker-database';
 
 /**
  * Three projects, all run by `npm test` (and so by CI):
@@ -59,12 +59,11 @@ export default defineConfig({
     globalSetup: ['tests/helpers/global-setup.ts'],
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine. The files
-    // spend much of their time waiting (password hashing off the main thread, child processes), so a
-    // worker per core.
-    // On PostgreSQL every file shares one database and one job table: a second worker's job runner
-    // could take this file's jobs (a MyInvois submission sent through the other file's simulator), so
-    // the PostgreSQL pass runs one file at a time, as CI always ran it.
-    maxWorkers: process.env.TEST_DATABASE_URL ? 1 : Math.max(2, availableParallelism()),
+    // spend much of their time waiting (password hashing off the main thread, child processes, the
+    // database), so a worker per core, on PostgreSQL each on a copy of the test database of its own
+    // (tests/helpers/worker-database.ts: the job table is the database's).
+    maxWorkers: TEST_WORKERS,
+    setupFiles: ['tests/helpers/worker-setup.ts'],
     sequence: { sequencer: SlowFirst },
     // Seeding the whole demo takes 25–30 s on 2 loaded cores; 30 s made those tests flaky.
     testTimeout: 90_000,

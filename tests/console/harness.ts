@@ -7,6 +7,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { BuiltInRole } from '../../src/domain/permissions';
 import type { DemoMember, DemoOrganization } from '../../src/demo/types';
+import { withDirectoryLock } from '../helpers/directory-lock';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 import { copyBuiltConsole } from '../helpers/web-build';
 
@@ -127,27 +128,24 @@ async function demoTemplate(): Promise<string> {
   const lock = `${root}.lock`;
   const deadline = Date.now() + 420_000;
   while (!existsSync(ready)) {
-    if (Date.now() > deadline) throw new Error(`the demo template in ${root} was not ready within 420 s (${lock} held)`);
-    try {
-      mkdirSync(lock);
-    } catch {
-      await new Promise((r) => setTimeout(r, 500));
-      continue;
-    }
-    try {
-      if (existsSync(ready)) break;
-      for (const name of readdirSync(tmpdir())) {
-        const old = join(tmpdir(), name);
-        if (name.startsWith('console-demo-') && old !== root && Date.now() - statSync(old).mtimeMs > 2 * 3600_000) rmSync(old, { recursive: true, force: true });
-      }
-      rmSync(root, { recursive: true, force: true });
-      mkdirSync(data, { recursive: true });
-      const seeding = await startServerProcess({ DATA_DIR: data, SEED_DEMO: 'true', LOG_LEVEL: 'warn' }, { readyWithinMs: 360_000 });
-      await seeding.stop();
-      writeFileSync(ready, '');
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
-    }
+    const waitMs = deadline - Date.now();
+    if (waitMs <= 0) throw new Error(`the demo template in ${root} was not ready within 420 s (${lock} held)`);
+    await withDirectoryLock(
+      lock,
+      async () => {
+        if (existsSync(ready)) return;
+        for (const name of readdirSync(tmpdir())) {
+          const old = join(tmpdir(), name);
+          if (name.startsWith('console-demo-') && old !== root && Date.now() - statSync(old).mtimeMs > 2 * 3600_000) rmSync(old, { recursive: true, force: true });
+        }
+        rmSync(root, { recursive: true, force: true });
+        mkdirSync(data, { recursive: true });
+        const seeding = await startServerProcess({ DATA_DIR: data, SEED_DEMO: 'true', LOG_LEVEL: 'warn' }, { readyWithinMs: 360_000 });
+        await seeding.stop();
+        writeFileSync(ready, '');
+      },
+      { waitMs },
+    );
   }
   return data;
 }

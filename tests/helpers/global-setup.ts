@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { MIGRATIONS_FOLDER, openDatabase, type DatabasePooler } from '../../src/db/client';
+import postgres from 'postgres';
 import { projectPath } from '../../src/lib/project-root';
+import { databaseName, perWorkerDatabases, TEST_WORKERS, withDatabaseName, workerDatabaseName } from './worker-database';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -38,6 +40,7 @@ async function prepare(): Promise<string | null> {
     } finally {
       await handle.close();
     }
+    if (perWorkerDatabases) await copyForWorkers(url);
     return null;
   }
   const dir = projectPath('node_modules/.cache/finance-api-tests');
@@ -58,6 +61,33 @@ async function prepare(): Promise<string | null> {
     await handle.close();
   }
   return file;
+}
+
+/**
+ * A fresh copy of the migrated database per worker (worker-database.ts), made anew each run: a copy
+ * is taken from the database as the migrations left it, never from another run's rows.
+ */
+async function copyForWorkers(url: string) {
+  const base = databaseName(url);
+  const admin = postgres(withDatabaseName(url, 'postgres'), { max: 1, onnotice: () => {} });
+  try {
+    for (let id = 1; id <= TEST_WORKERS; id++) {
+      const copy = workerDatabaseName(base, id);
+      await admin.unsafe(`drop database if exists "${copy}" with (force)`);
+      // The migration's connections may still be closing on the server (the copy needs none open to base).
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await admin.unsafe(`create database "${copy}" template "${base}"`);
+          break;
+        } catch (error) {
+          if (attempt >= 50 || !String((error as Error).message).includes('being accessed by other users')) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    }
+  } finally {
+    await admin.end();
+  }
 }
 
 /** A digest of every migration file (names and contents) and of the PGlite version that ran them. */

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { withDirectoryLock } from './directory-lock';
 
 /**
  * The built console (dist/web) as test files share it. Several files run at once: a console file
@@ -18,8 +19,6 @@ const LOCK = join(ROOT, 'dist/.web-build.lock');
 /** A lock older than this was left by a process that died (a build takes well under it). */
 const STALE_LOCK_MS = 300_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function newestChange(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
@@ -31,25 +30,10 @@ function fresh(): boolean {
   return existsSync(BUILT) && statSync(BUILT).mtimeMs >= newestChange(WEB);
 }
 
-/** Runs `work` holding the build lock (waiting up to six minutes for another holder). */
+/** Runs `work` holding the build lock (waiting up to ten minutes for another holder). */
 export async function withWebBuildLock<T>(work: () => T | Promise<T>): Promise<T> {
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
-  const deadline = Date.now() + 2 * STALE_LOCK_MS;
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      break;
-    } catch {
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`waited ${(2 * STALE_LOCK_MS) / 60_000} minutes for ${LOCK}`);
-      await sleep(500);
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
+  return withDirectoryLock(LOCK, work, { waitMs: 2 * STALE_LOCK_MS, staleMs: STALE_LOCK_MS });
 }
 
 /**

@@ -24,26 +24,26 @@ async function activeMember(ctx: ServiceContext, memberId: string) {
 
 /**
  * What an API-key request is refused for before anything is read (the admin CLI checks it before it
- * opens the database); answers the refusals to add to, having thrown for any found.
+ * opens the database); throws them all at once.
  */
-export function checkApiKeyRequest(input: { name?: string | undefined; permissions?: string[] | undefined; expires_at?: Date | undefined }, now: Date): Refusals {
+export function checkApiKeyRequest(input: { name?: string | undefined; permissions?: string[] | undefined; expires_at?: Date | undefined }, now: Date): void {
   const r = new Refusals();
   if (input.permissions) checkPermissions(r, input.permissions);
   if (input.name !== undefined) r.check(input.name.trim().length > 0 && input.name.length <= 100, '/name', 'must be 1 to 100 characters, not blank');
   if (input.expires_at) r.check(input.expires_at > now, '/expires_at', 'must be in the future');
   r.throwIfAny();
-  return r;
 }
 
 export async function issueApiKey(
   ctx: ServiceContext,
   input: { member_id: string; name?: string; permissions?: string[]; expires_at?: Date },
 ) {
-  const r = checkApiKeyRequest(input, ctx.now);
+  checkApiKeyRequest(input, ctx.now);
   await activeMember(ctx, input.member_id);
   const held = await memberPermissions(ctx.db, { organizationId: ctx.org.id, memberId: input.member_id });
   // By default the key carries what its owner holds now (it never carries more: keys are intersected with the owner's permissions).
   const permissions = input.permissions ?? [...held].sort();
+  const r = new Refusals();
   input.permissions?.forEach((p, i) => {
     if (!held.includes(p)) r.add(`/permissions/${i}`, `is not held by the member (${p}): a key carries only permissions of its member's roles`);
     else if (!ctx.principal.permissions.has(p)) r.add(`/permissions/${i}`, `is not held by you (${p}): you may only hand out permissions you hold`);

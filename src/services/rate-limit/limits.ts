@@ -447,7 +447,10 @@ export class RateLimits {
       credential.kind === 'api_key'
         ? await hitKeyCheckedStatement(db, { ...common, keyKey: `key:${credential.id}`, perKey: own.limit, apiKeyId: credential.id })
         : await hitSessionCheckedStatement(db, { ...common, keyKey: `member:${credential.memberId}`, perKey: own.limit, sessionId: credential.id });
-    const r = row!;
+    // The statement answers one row by construction; without one (an answer lost to a connection
+    // failure) nothing is known to be counted, and the caller authenticates afresh.
+    if (!row) return { epochMatches: false };
+    const r = row;
     const addressPoints = Number(r.ap ?? 0);
     if (addressPoints >= this.settings.authFailures) {
       return { addressRefused: { ...this.stateOf('address', this.settings.authFailures, addressPoints, r.ae, now), allowed: false } };
