@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { openDatabase } from '../../src/db/client';
 import { login, loginSettings } from '../../src/services/access/login';
+import { testDatabase, testDatabaseEnv } from '../helpers/app';
 import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
 
 /**
@@ -26,8 +27,15 @@ interface Ran {
   json: any;
 }
 
+/** The test database as an operator names it to the CLI (through the pooler: with DATABASE_POOLER and the direct URL), or the embedded one's folder. */
+function where(): Record<string, string> {
+  if (!url) return { DATA_DIR: dataDir };
+  const env = testDatabaseEnv();
+  return { DATABASE_URL: env.DATABASE_URL, DATABASE_POOLER: env.DATABASE_POOLER, ...(env.DATABASE_DIRECT_URL ? { DATABASE_DIRECT_URL: env.DATABASE_DIRECT_URL } : {}) };
+}
+
 function admin(...args: string[]): Promise<Ran> {
-  return adminWith(url ? { DATABASE_URL: url } : { DATA_DIR: dataDir }, ...args);
+  return adminWith(where(), ...args);
 }
 
 /** The CLI on the database `where` names (DATABASE_URL or DATA_DIR). */
@@ -72,16 +80,16 @@ function adminReadLate(...args: string[]): Promise<{ code: number | null; stdout
     HOME: process.env.HOME ?? '',
     LOG_LEVEL: 'silent',
     PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY,
-    ...(url ? { DATABASE_URL: url } : { DATA_DIR: dataDir }),
+    ...where(),
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'ignore'] });
     const chunks: Buffer[] = [];
+    // The listener first, then paused: a stream without one is drained and discarded by Node when the
+    // child exits (so a CLI that ended within the three seconds read as empty, not as cut).
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.stdout.pause();
-    setTimeout(() => {
-      child.stdout.on('data', (c: Buffer) => chunks.push(c));
-      child.stdout.resume();
-    }, 3_000);
+    setTimeout(() => child.stdout.resume(), 3_000);
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(chunks).toString('utf8') }));
   });
@@ -159,7 +167,7 @@ describe('admin CLI', { timeout: 240_000 }, () => {
   });
 
   it('the people the CLI made log in with their passwords (the old one no longer works)', async () => {
-    const handle = await openDatabase(url ? { url, poolSize: 1 } : { dataDir });
+    const handle = await openDatabase(url ? testDatabase({ poolSize: 1 }) : { dataDir });
     try {
       const settings = loginSettings(loadConfig({ PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY } as NodeJS.ProcessEnv));
       const ctx = { db: handle.db, now: new Date(), ip: `10.77.${unique.length}.1`, settings };
@@ -176,7 +184,7 @@ describe('admin CLI', { timeout: 240_000 }, () => {
 
   it.skipIf(!url)('org list --json arrives whole when it is long (over 64 KiB) and its reader reads late (PostgreSQL: where the run found it cut)', async () => {
     // Enough organizations for a long answer (each is about 200 bytes of JSON).
-    const handle = await openDatabase(url ? { url, poolSize: 1 } : { dataDir });
+    const handle = await openDatabase(url ? testDatabase({ poolSize: 1 }) : { dataDir });
     try {
       await handle.migrate();
       await handle.db.execute(sql`insert into organizations (name) select 'Bulk organization for a long CLI answer ' || g from generate_series(1, 400) g`);

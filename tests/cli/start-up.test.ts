@@ -11,6 +11,8 @@ import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
  */
 
 const url = process.env.TEST_DATABASE_URL;
+/** PostgreSQL itself (not the pooler of the pooled pass): what it answers for a database name is what is under test. */
+const directUrl = process.env.TEST_DATABASE_DIRECT_URL ?? url;
 
 function run(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -24,7 +26,7 @@ function run(script: string, args: string[], env: Record<string, string>): Promi
 }
 
 const withDatabase = (name: string) => {
-  const u = new URL(url!);
+  const u = new URL(directUrl!);
   u.pathname = `/${name}`;
   return u.toString();
 };
@@ -62,7 +64,7 @@ describe('start-up and the CLI on an unreachable database', { timeout: 120_000 }
 
 describe.skipIf(!url)('npm start on an empty PostgreSQL database', { timeout: 180_000 }, () => {
   const name = `startup_empty_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = url ? postgres(url, { max: 1, onnotice: () => {} }) : undefined;
+  const admin = directUrl ? postgres(directUrl, { max: 1, onnotice: () => {} }) : undefined;
   afterAll(async () => {
     await admin?.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
     await admin?.end();

@@ -32,15 +32,16 @@ export default async function setup(project: TestProject) {
 async function prepare(): Promise<string | null> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    // The pooled pass (TEST_DATABASE_POOLER) migrates over TEST_DATABASE_DIRECT_URL, as the service does.
-    const pooler = (process.env.TEST_DATABASE_POOLER ?? 'none') as DatabasePooler;
-    const handle = await openDatabase({ url, poolSize: 1, pooler, directUrl: process.env.TEST_DATABASE_DIRECT_URL });
+    // Straight to PostgreSQL when a direct URL is given: a connection PgBouncer kept to this database
+    // would keep it from being copied for the workers.
+    const direct = process.env.TEST_DATABASE_DIRECT_URL;
+    const handle = await openDatabase(direct ? { url: direct, poolSize: 1, pooler: 'none' } : { url, poolSize: 1, pooler: (process.env.TEST_DATABASE_POOLER ?? 'none') as DatabasePooler });
     try {
       await handle.migrate();
     } finally {
       await handle.close();
     }
-    if (perWorkerDatabases) await copyForWorkers(url);
+    if (perWorkerDatabases) await copyForWorkers(direct ?? url);
     return null;
   }
   const dir = projectPath('node_modules/.cache/finance-api-tests');

@@ -1,20 +1,16 @@
 import { availableParallelism } from 'node:os';
 
 /**
- * The PostgreSQL pass runs a file per worker at once, each worker on a database of its own: every file
- * used to share one database and one job table, so a second worker's job runner could take this
+ * The PostgreSQL passes run a file per worker at once, each worker on a database of its own: every
+ * file used to share one database and one job table, so a second worker's job runner could take this
  * file's jobs (a MyInvois submission sent through the other file's simulator). The global set-up
- * migrates TEST_DATABASE_URL's database once and copies it for each worker (`<name>_w<id>`, CREATE
- * DATABASE ... TEMPLATE); before each file, the worker's copy replaces TEST_DATABASE_URL in the
- * worker's environment, so everything that reads it (the test app, spawned servers and CLIs, the
- * fuzz suite's row checks) reads that copy. Through a pooler (TEST_DATABASE_POOLER) the pass keeps
- * one worker and one database: PgBouncer is configured for that database alone.
+ * migrates the test database once and copies it for each worker (`<name>_w<id>`, CREATE DATABASE ...
+ * TEMPLATE); before each file the worker's copy replaces the database in the worker's environment
+ * (worker-setup.ts), so everything that reads it (the test app, spawned servers and CLIs, the fuzz
+ * suite's row checks) reads that copy. Through PgBouncer the copies are reached the same way (its
+ * configuration takes any database name).
  */
-export const TEST_WORKERS = !process.env.TEST_DATABASE_URL
-  ? Math.max(2, availableParallelism())
-  : process.env.TEST_DATABASE_POOLER && process.env.TEST_DATABASE_POOLER !== 'none'
-    ? 1
-    : Math.max(2, availableParallelism());
+export const TEST_WORKERS = Math.max(2, availableParallelism());
 
 /** Whether each worker has a database of its own (PostgreSQL, more than one worker). */
 export const perWorkerDatabases = Boolean(process.env.TEST_DATABASE_URL) && TEST_WORKERS > 1;

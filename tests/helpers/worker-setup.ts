@@ -1,10 +1,15 @@
 import { databaseName, perWorkerDatabases, withDatabaseName, workerDatabaseName } from './worker-database';
 
-// Runs before each test file in its worker (see worker-database.ts). The first run keeps the pass's own
-// URL in TEST_DATABASE_BASE_URL, so the files after it (the fast project shares its worker) point at
-// the same copy.
+// Runs before each test file in its worker (see worker-database.ts): every URL of the test database
+// (through the pooler, direct, PgBouncer's) names the worker's copy. The first run keeps each URL as
+// the pass gave it in <name>_BASE, so the files after it (the fast project shares its worker) point
+// at the same copy.
 if (perWorkerDatabases) {
-  const base = (process.env.TEST_DATABASE_BASE_URL ??= process.env.TEST_DATABASE_URL!);
   const id = Number(process.env.VITEST_POOL_ID ?? '1');
-  process.env.TEST_DATABASE_URL = withDatabaseName(base, workerDatabaseName(databaseName(base), id));
+  for (const name of ['TEST_DATABASE_URL', 'TEST_DATABASE_DIRECT_URL', 'TEST_PGBOUNCER_URL']) {
+    const given = process.env[`${name}_BASE`] ?? process.env[name];
+    if (!given) continue;
+    process.env[`${name}_BASE`] = given;
+    process.env[name] = withDatabaseName(given, workerDatabaseName(databaseName(given), id));
+  }
 }
