@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app';
+import { createTestApp, testDatabaseEnv, type TestApp } from '../helpers/app';
 import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
 
 /**
@@ -30,7 +30,7 @@ function orgCreate(args: string[]): Promise<{ code: number; json: any; output: s
     HOME: process.env.HOME ?? '',
     LOG_LEVEL: 'silent',
     PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY,
-    ...(url ? { DATABASE_URL: url } : { DATA_DIR: dataDir }),
+    ...(url ? testDatabaseEnv() : { DATA_DIR: dataDir }),
   };
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'org', 'create', ...args, '--json'], { cwd: process.cwd(), env, timeout: 120_000 }, (error, stdout, stderr) => {

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config';
 import { openDatabase } from '../../src/db/client';
 import type { DemoData } from '../../src/demo/seed-demo';
 import { login, loginSettings } from '../../src/services/access/login';
+import { testDatabase, testDatabaseEnv } from '../helpers/app';
 import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
 
 /**
@@ -27,7 +28,7 @@ function demo(): Promise<{ code: number; stdout: string; stderr: string }> {
     PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY,
     // Other files fail logins from this machine into the per-address counter the database shares.
     RATE_LIMIT_AUTH_FAILURES: '1000000',
-    ...(url ? { DATABASE_URL: url } : { DATA_DIR: dataDir }),
+    ...(url ? testDatabaseEnv() : { DATA_DIR: dataDir }),
   };
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'demo', '--json'], { cwd: process.cwd(), env, timeout: 180_000, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) =>
@@ -63,7 +64,7 @@ describe('admin CLI: demo --json', { timeout: 240_000 }, () => {
       }
     }
 
-    const handle = await openDatabase(url ? { url, poolSize: 1 } : { dataDir });
+    const handle = await openDatabase(url ? testDatabase({ poolSize: 1 }) : { dataDir });
     try {
       const settings = loginSettings(loadConfig({ PAYOUT_ENCRYPTION_KEY: TEST_PAYOUT_ENCRYPTION_KEY } as NodeJS.ProcessEnv));
       const ctx = { db: handle.db, now: new Date(), ip: '10.78.0.1', settings };

@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testDatabaseEnv } from '../helpers/app';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 
 /**
@@ -16,7 +17,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 function databaseEnv(): Record<string, string> {
-  if (url) return { DATABASE_URL: url };
+  if (url) return testDatabaseEnv();
   const dir = mkdtempSync(join(tmpdir(), 'shutdown-'));
   dirs.push(dir);
   return { DATA_DIR: dir, SEED_DEMO: 'false', MYINVOIS_SIMULATOR: 'off' };

@@ -7,7 +7,7 @@ import { seedDemo } from '../../src/demo/seed-demo';
 import type { DemoData } from '../../src/demo/types';
 import { appRouter } from '../../src/routers/app';
 import { buildOpenApiDocument } from '../../src/routers/openapi';
-import { createTestApp, onPostgres, type TestApp } from '../helpers/app';
+import { createTestApp, onPostgres, testPooler, type TestApp } from '../helpers/app';
 import { kindOf, type Pools } from './arbitraries';
 import { KNOWN_FAILURES_BEING_FIXED } from './known';
 import { seedBodies, type Seen } from './seeds';
@@ -47,7 +47,8 @@ describe.skipIf(!onPostgres)('fuzzing every /v1 operation and tRPC procedure', (
 
   beforeAll(async () => {
     t = await createTestApp({ RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_PER_ORGANIZATION: '100000000', RATE_LIMIT_PER_MEMBER: '100000000', RATE_LIMIT_PDF_RENDERS_PER_MINUTE: '100000000', RATE_LIMIT_UPLOADS_PER_MINUTE: '100000000' });
-    sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+    // Unnamed statements through a pooler, as the service's own (a named one stays on PgBouncer's server connection).
+    sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {}, prepare: testPooler === 'none' });
     demo = await seedDemo(t.deps, new Date());
   }, 180_000);
 
