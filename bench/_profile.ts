@@ -1,4 +1,4 @@
-/** Probe: N keyed reads through app.inject on an already seeded database (DATABASE_URL); run with node --cpu-prof. */
+/** Probe: N keyed reads (or WHAT=create: 5-line creates) through app.inject on an already seeded database (DATABASE_URL); run with node --cpu-prof. */
 import { pino } from 'pino';
 import { loadConfig } from '../src/config';
 import { openDatabase, queryRows, sql } from '../src/db/client';
@@ -17,15 +17,35 @@ const [org] = await queryRows<{ id: string; owner: string; customer: string; inv
   (select m.id from members m join member_roles mr on mr.member_id = m.id join roles r on r.id = mr.role_id where m.organization_id = o.id and r.key = 'owner' and m.active limit 1) as owner,
   (select id from customers c where c.organization_id = o.id limit 1) as customer,
   (select id from receivable_documents d where d.organization_id = o.id and d.kind = 'sales_invoice' limit 1) as invoice
-  from organizations o where o.name like 'Acme%' limit 1`);
+  from organizations o where o.name = 'Acme Trading Sdn Bhd' limit 1`);
 const key = await createApiKey(db, { organizationId: org!.id, ownerMemberId: org!.owner, permissions: rolePermissions('owner') });
-const path = process.env.WHAT === 'invoice' ? `/v1/receivables/invoices/${org!.invoice}` : process.env.WHAT === 'list' ? '/v1/receivables/invoices' : `/v1/receivables/customers/${org!.customer}`;
+// WHAT=create: the floor's 5-line invoice (a fresh Idempotency-Key each time), on the first customer in the base currency.
+const [fx] = await queryRows<{ customer: string; currency: string; account: string; tax: string }>(db, sql`select
+  (select c.id from customers c where c.organization_id = o.id and c.is_active and c.currency = o.base_currency order by c.created_at limit 1) as customer, o.base_currency as currency,
+  (select id from accounts where organization_id = o.id and type = 'revenue' and active order by code limit 1) as account,
+  (select id from tax_codes where organization_id = o.id and active and tax_type = '01' order by code limit 1) as tax
+  from organizations o where o.id = ${org!.id}`);
+const createBody = JSON.stringify({
+  kind: 'sales_invoice',
+  customer_id: fx!.customer,
+  currency: fx!.currency,
+  customer_reference: 'PO-BENCH',
+  lines: Array.from({ length: 5 }, (_, i) => ({ account_id: fx!.account, description: `Bench line ${i + 1}`, quantity: String(i + 1), unit_price: '12.50', tax_code_id: fx!.tax })),
+});
+const create = process.env.WHAT === 'create';
+const path = create ? '/v1/receivables/invoices' : process.env.WHAT === 'invoice' ? `/v1/receivables/invoices/${org!.invoice}` : process.env.WHAT === 'list' ? '/v1/receivables/invoices' : `/v1/receivables/customers/${org!.customer}`;
 const n = Number(process.env.N ?? 3000);
 const conc = 10;
 async function drive(count: number) {
   let done = 0;
   await Promise.all(Array.from({ length: conc }, async () => {
-    while (done < count) { done++; const r = await app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${key.token}` } }); if (r.statusCode !== 200) throw new Error(r.body); }
+    while (done < count) {
+      done++;
+      const r = create
+        ? await app.inject({ method: 'POST', url: path, headers: { authorization: `Bearer ${key.token}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, payload: createBody })
+        : await app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${key.token}` } });
+      if (r.statusCode !== (create ? 201 : 200)) throw new Error(r.body);
+    }
   }));
 }
 // Warm (JIT, caches, prepared statements), then measured: wall time and this process's CPU per request.
