@@ -11,6 +11,8 @@
  * Prints throughput, p50 and p99 per process count, the CPU each party used (PostgreSQL, PgBouncer,
  * the servers, this load generator) and PASS or FAIL (no error, no duplicate, no lost write). At 4
  * processes one of them runs with --cpu-prof: its profile's heaviest functions and modules are printed.
+ * Then the same process counts straight to PostgreSQL (no pooler, BENCH_MODES=pgbouncer,direct by
+ * default): the baseline each PgBouncer figure is printed beside.
  *
  *   npm run bench -- pooled
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_pooled BENCH_SECONDS=10 BENCH_CONCURRENCY=16 npm run bench -- pooled
@@ -31,6 +33,12 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const poolSize = Number(process.env.BENCH_POOL_SIZE ?? 10);
 const processCounts = (process.env.BENCH_PROCESSES ?? '1,2,4').split(',').map(Number);
+/**
+ * `pgbouncer`: the processes behind PgBouncer (what is judged); `direct`: the same processes and
+ * pools straight to PostgreSQL, the baseline that shows what the pooler itself costs.
+ */
+type Mode = 'pgbouncer' | 'direct';
+const modes = (process.env.BENCH_MODES ?? 'pgbouncer,direct').split(',') as Mode[];
 const DOCUMENTS = 20_000;
 const orgName = `Bench pooled ${DOCUMENTS}`;
 
@@ -185,12 +193,10 @@ interface Profiled {
   dir: string;
 }
 
-async function phase(pgb: Pgbouncer, db: Database, w: World, processes: number, profile?: Profiled) {
+async function phase(pgb: Pgbouncer, db: Database, w: World, mode: Mode, processes: number, profile?: Profiled) {
   const database = new URL(directUrl).pathname.slice(1);
   const env = {
-    DATABASE_URL: pgb.url(database),
-    DATABASE_POOLER: 'pgbouncer-transaction',
-    DATABASE_DIRECT_URL: directUrl,
+    ...(mode === 'pgbouncer' ? { DATABASE_URL: pgb.url(database), DATABASE_POOLER: 'pgbouncer-transaction', DATABASE_DIRECT_URL: directUrl } : { DATABASE_URL: directUrl, DATABASE_POOLER: 'none' }),
     DATABASE_POOL_SIZE: String(poolSize),
     LOG_LEVEL: 'error',
     RATE_LIMIT_PER_KEY: '100000000',
@@ -222,7 +228,7 @@ async function phase(pgb: Pgbouncer, db: Database, w: World, processes: number, 
   const ms = result.outcomes.map((o) => o.ms);
   const errors = result.outcomes.filter((o) => !o.ok);
   const used = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, cpuSecondsBetween(before[k as keyof typeof before], v) / elapsed])) as Record<keyof typeof before, number>;
-  return { processes, window, requests: ms.length, rps: ms.length / elapsed, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), errors, creates: result.created.size, retriesDiffering: result.retriesDiffering, counts, used, byKind: byKind(result.outcomes) };
+  return { mode, processes, window, requests: ms.length, rps: ms.length / elapsed, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), errors, creates: result.created.size, retriesDiffering: result.retriesDiffering, counts, used, byKind: byKind(result.outcomes) };
 }
 
 function byKind(outcomes: Outcome[]) {
@@ -285,28 +291,34 @@ async function main() {
     const w = await seeded(direct.db);
     process.stdout.write(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; PgBouncer transaction mode, default_pool_size from bench/_pgbouncer.ts; ${concurrency} requests in flight; pool of ${poolSize} per process; ${seconds} s per process count\n`);
     const results = [];
-    for (const processes of processCounts) {
-      const profileDir = mkdtempSync(join(tmpdir(), 'pooled-prof-'));
-      const profile = processes === 4 ? { args: ['--cpu-prof', '--cpu-prof-dir', profileDir, '--import', 'tsx', 'src/main.ts'], dir: profileDir } : undefined;
-      const r = await phase(pgb, direct.db, w, processes, profile);
-      results.push(r);
-      const u = r.used;
-      process.stdout.write(
-        `\n${processes} process(es): ${r.requests} requests, ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors.length}\n` +
-          `  ${r.byKind.join(' | ')}\n` +
-          `  creates answered 201: ${r.creates}; in the database: ${r.counts.rows} rows, duplicates ${r.counts.duplicates}, lost ${r.counts.lost}, unacknowledged ${r.counts.unacknowledged}; retries answering another invoice ${r.retriesDiffering}\n` +
-          `  CPU (cores busy): postgres ${u.postgres.toFixed(2)}, pgbouncer ${u.pgbouncer.toFixed(2)}, servers ${u.servers.toFixed(2)}, load generator ${u.bench.toFixed(2)}; load average ${loadavg()[0]!.toFixed(1)}\n`,
-      );
-      for (const e of r.errors.slice(0, 5)) process.stdout.write(`  error: ${e.detail}\n`);
-      if (profile) for (const line of summarizeProfile(profile.dir, r.window)) process.stdout.write(`${line}\n`);
-      rmSync(profileDir, { recursive: true, force: true });
+    for (const mode of modes) {
+      for (const processes of processCounts) {
+        const profileDir = mkdtempSync(join(tmpdir(), 'pooled-prof-'));
+        const profile = processes === 4 && mode === 'pgbouncer' ? { args: ['--cpu-prof', '--cpu-prof-dir', profileDir, '--import', 'tsx', 'src/main.ts'], dir: profileDir } : undefined;
+        const r = await phase(pgb, direct.db, w, mode, processes, profile);
+        results.push(r);
+        const u = r.used;
+        process.stdout.write(
+          `\n${processes} process(es), ${mode === 'pgbouncer' ? 'behind PgBouncer' : 'straight to PostgreSQL'}: ${r.requests} requests, ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors.length}\n` +
+            `  ${r.byKind.join(' | ')}\n` +
+            `  creates answered 201: ${r.creates}; in the database: ${r.counts.rows} rows, duplicates ${r.counts.duplicates}, lost ${r.counts.lost}, unacknowledged ${r.counts.unacknowledged}; retries answering another invoice ${r.retriesDiffering}\n` +
+            `  CPU (cores busy): postgres ${u.postgres.toFixed(2)}, pgbouncer ${u.pgbouncer.toFixed(2)}, servers ${u.servers.toFixed(2)}, load generator ${u.bench.toFixed(2)}; load average ${loadavg()[0]!.toFixed(1)}\n`,
+        );
+        for (const e of r.errors.slice(0, 5)) process.stdout.write(`  error: ${e.detail}\n`);
+        if (profile) for (const line of summarizeProfile(profile.dir, r.window)) process.stdout.write(`${line}\n`);
+        rmSync(profileDir, { recursive: true, force: true });
+      }
     }
-    process.stdout.write('\nprocesses  req/s   p50 ms   p99 ms  errors  duplicates  lost\n');
+    process.stdout.write('\nmode       processes  req/s   p50 ms   p99 ms  errors  duplicates  lost  req/s of direct\n');
     for (const r of results) {
-      process.stdout.write(`${String(r.processes).padStart(9)}  ${r.rps.toFixed(0).padStart(5)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${String(r.errors.length).padStart(6)}  ${String(r.counts.duplicates).padStart(10)}  ${String(r.counts.lost).padStart(4)}\n`);
+      const baseline = results.find((b) => b.mode === 'direct' && b.processes === r.processes);
+      const ofDirect = r.mode === 'pgbouncer' && baseline ? (r.rps / baseline.rps).toFixed(2) : '';
+      process.stdout.write(
+        `${r.mode.padEnd(9)}  ${String(r.processes).padStart(9)}  ${r.rps.toFixed(0).padStart(5)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${String(r.errors.length).padStart(6)}  ${String(r.counts.duplicates).padStart(10)}  ${String(r.counts.lost).padStart(4)}  ${ofDirect.padStart(15)}\n`,
+      );
     }
     const pass = results.every((r) => r.errors.length === 0 && r.counts.duplicates === 0 && r.counts.lost === 0 && r.counts.unacknowledged === 0 && r.retriesDiffering === 0);
-    process.stdout.write(`${pass ? 'PASS' : 'FAIL'}: no error, no duplicate, no lost write at ${processCounts.join(', ')} processes behind PgBouncer\n`);
+    process.stdout.write(`${pass ? 'PASS' : 'FAIL'}: no error, no duplicate, no lost write at ${processCounts.join(', ')} processes (${modes.join(', ')})\n`);
     process.exitCode = pass ? 0 : 1;
   } finally {
     await direct.close();
