@@ -3,6 +3,7 @@ import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startServerProcess } from '../helpers/server-process';
 import { TEST_PAYOUT_ENCRYPTION_KEY } from '../helpers/keys';
+import { withDatabaseName } from '../helpers/worker-database';
 
 /**
  * `npm start` (src/main.ts) and the admin CLI as an operator meets them on PostgreSQL (docs/design.md
@@ -25,11 +26,7 @@ function run(script: string, args: string[], env: Record<string, string>): Promi
   });
 }
 
-const withDatabase = (name: string) => {
-  const u = new URL(directUrl!);
-  u.pathname = `/${name}`;
-  return u.toString();
-};
+const withDatabase = (name: string) => withDatabaseName(directUrl!, name);
 
 describe('start-up and the CLI on an unreachable database', { timeout: 120_000 }, () => {
   it('npm start on a port nothing listens on says the connection was refused and exits non-zero', async () => {

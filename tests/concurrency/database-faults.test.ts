@@ -5,13 +5,9 @@ import { createTestOrganization } from '../factories/organization';
 import { onPostgres, testDatabase, testDatabaseEnv, useTestApp } from '../helpers/app';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 import { fetchWrite, invoiceCreateTarget } from '../helpers/writes';
+import { withDatabaseName } from '../helpers/worker-database';
 
-/** The test database's URL with another database name, or with query parameters added. */
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
+/** The test database's URL with an application name (the backends this test terminates are found by it). */
 function withApplicationName(url: string, name: string): string {
   const u = new URL(url);
   u.searchParams.set('application_name', name);
@@ -27,7 +23,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe.skipIf(!onPostgres)('database faults', () => {
   const t = useTestApp();
   // Databases made, dropped and their backends terminated on PostgreSQL itself (not through a pooler).
-  const admin = onPostgres ? postgres(withDatabase(process.env.TEST_DATABASE_DIRECT_URL ?? process.env.TEST_DATABASE_URL!, 'postgres'), { max: 1, onnotice: () => {} }) : undefined;
+  const admin = onPostgres ? postgres(withDatabaseName(process.env.TEST_DATABASE_DIRECT_URL ?? process.env.TEST_DATABASE_URL!, 'postgres'), { max: 1, onnotice: () => {} }) : undefined;
   const servers: ServerProcess[] = [];
   const databases: string[] = [];
 

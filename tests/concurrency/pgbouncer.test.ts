@@ -20,23 +20,18 @@ import { JobRunner } from '../../src/jobs/runner';
 import { bearer, createTestOrganization, type TestOrganization } from '../factories/organization';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { invoiceCreateTarget } from '../helpers/writes';
+import { withDatabaseName } from '../helpers/worker-database';
 
 const pooledUrl = process.env.TEST_PGBOUNCER_URL;
 const directUrl = process.env.TEST_DATABASE_DIRECT_URL ?? process.env.TEST_DATABASE_URL;
-
-function onDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
 /** The test database (or another one of the server) through PgBouncer, as the service opens it there. */
 function pooled(opts: { database?: string; poolSize?: number; direct?: boolean } = {}): OpenDatabaseOptions & { url: string } {
   const database = opts.database ?? new URL(pooledUrl!).pathname.slice(1);
   return {
-    url: onDatabase(pooledUrl!, database),
+    url: withDatabaseName(pooledUrl!, database),
     pooler: 'pgbouncer-transaction',
-    ...(opts.direct === false ? {} : { directUrl: onDatabase(directUrl!, database) }),
+    ...(opts.direct === false ? {} : { directUrl: withDatabaseName(directUrl!, database) }),
     poolSize: opts.poolSize ?? 8,
   };
 }
@@ -130,7 +125,7 @@ describe.skipIf(!pooledUrl || !directUrl)('through PgBouncer in transaction mode
   });
 
   it('migrations: two processes migrating a fresh database at once both finish (over the direct URL); without one they are refused', async () => {
-    const admin = postgres(onDatabase(directUrl!, 'postgres'), { max: 1, onnotice: () => {} });
+    const admin = postgres(withDatabaseName(directUrl!, 'postgres'), { max: 1, onnotice: () => {} });
     const fresh = `pooled_migrations_${randomUUID().slice(0, 8)}`;
     await admin.unsafe(`create database "${fresh}"`);
     const handles: DatabaseHandle[] = [];

@@ -8,6 +8,7 @@ import type { AppDeps } from '../../src/deps';
 import { buildServer } from '../../src/server';
 import { createRateLimits } from '../../src/services/rate-limit/limits';
 import { TEST_PAYOUT_ENCRYPTION_KEY } from './keys';
+import { withDatabaseName } from './worker-database';
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
@@ -19,10 +20,7 @@ export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export const testPooler = (process.env.TEST_DATABASE_POOLER ?? 'none') as DatabasePooler;
 
 function onDatabase(url: string, database: string | undefined): string {
-  if (!database) return url;
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
+  return database ? withDatabaseName(url, database) : url;
 }
 
 /** openDatabase's options for the test database (or another `database` on the same server), through the pooler when there is one. */
