@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { MIGRATIONS_FOLDER, openDatabase, type DatabasePooler } from '../../src/db/client';
 import postgres from 'postgres';
+import { MIGRATIONS_FOLDER, openDatabase, type DatabasePooler } from '../../src/db/client';
 import { projectPath } from '../../src/lib/project-root';
 import { databaseName, perWorkerDatabases, TEST_WORKERS, withDatabaseName, workerDatabaseName } from './worker-database';
 
@@ -25,11 +25,12 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Each project loads this file anew: the one preparation is kept on the main process's global.
   const shared = globalThis as { testTemplate?: Promise<string | null> };
-  shared.testTemplate ??= prepare();
+  // A copy per worker the run may start (a --maxWorkers given on the command line included).
+  shared.testTemplate ??= prepare(Math.max(TEST_WORKERS, project.vitest.config.maxWorkers));
   project.provide('pgliteTemplate', await shared.testTemplate);
 }
 
-async function prepare(): Promise<string | null> {
+async function prepare(workers: number): Promise<string | null> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     // Straight to PostgreSQL when a direct URL is given: a connection PgBouncer kept to this database
@@ -41,7 +42,7 @@ async function prepare(): Promise<string | null> {
     } finally {
       await handle.close();
     }
-    if (perWorkerDatabases) await copyForWorkers(direct ?? url);
+    if (perWorkerDatabases) await copyForWorkers(direct ?? url, workers);
     return null;
   }
   const dir = projectPath('node_modules/.cache/finance-api-tests');
@@ -68,11 +69,11 @@ async function prepare(): Promise<string | null> {
  * A fresh copy of the migrated database per worker (worker-database.ts), made anew each run: a copy
  * is taken from the database as the migrations left it, never from another run's rows.
  */
-async function copyForWorkers(url: string) {
+async function copyForWorkers(url: string, workers: number) {
   const base = databaseName(url);
   const admin = postgres(withDatabaseName(url, 'postgres'), { max: 1, onnotice: () => {} });
   try {
-    for (let id = 1; id <= TEST_WORKERS; id++) {
+    for (let id = 1; id <= workers; id++) {
       const copy = workerDatabaseName(base, id);
       await admin.unsafe(`drop database if exists "${copy}" with (force)`);
       // The migration's connections may still be closing on the server (the copy needs none open to base).

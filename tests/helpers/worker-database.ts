@@ -12,8 +12,8 @@ import { availableParallelism } from 'node:os';
  */
 export const TEST_WORKERS = Math.max(2, availableParallelism());
 
-/** Whether each worker has a database of its own (PostgreSQL, more than one worker). */
-export const perWorkerDatabases = Boolean(process.env.TEST_DATABASE_URL) && TEST_WORKERS > 1;
+/** Whether each worker has a database of its own: on PostgreSQL (the embedded database is per file anyway). */
+export const perWorkerDatabases = Boolean(process.env.TEST_DATABASE_URL);
 
 /** `url` with its database replaced by `name`. */
 export function withDatabaseName(url: string, name: string): string {
