@@ -288,13 +288,18 @@ export function preparedSql<T = Record<string, unknown>>(build: () => SQL): (db:
 
 /**
  * `build(db)` once per database handle, kept as long as the handle (a pool lives as long as the
- * process): prepared queries built once, values read once.
+ * process): prepared queries built once, values read once. On postgres.js a database and its
+ * transactions share one (executePrepared sends the query on the caller's own session, so a
+ * transaction's statement runs on its reserved connection); on the embedded database, whose
+ * transaction holds its one connection, a transaction builds its own.
  */
 export function oncePerHandle<T>(build: (db: Database) => T): (db: Database) => T {
-  const built = new WeakMap<Database, T>();
+  const built = new WeakMap<object, T>();
   return (db) => {
-    if (!built.has(db)) built.set(db, build(db));
-    return built.get(db) as T;
+    const { session, dialect } = db as unknown as DialectAndSession;
+    const key = runsOnPostgresJs(session) ? dialect : db;
+    if (!built.has(key)) built.set(key, build(db));
+    return built.get(key) as T;
   };
 }
 
@@ -361,14 +366,17 @@ function sendOnPostgresJs<R>(
 }
 
 /**
- * `prepared.execute(values)` for a query prepared with a compiled row mapping (withCompiledRowMapping):
- * on postgres.js sent as drizzle sends it (sendOnPostgresJs), its rows mapped by the compiled mapper;
- * anywhere else (the embedded database), drizzle's own execute.
+ * `prepared.execute(values)` for a query prepared with a compiled row mapping (withCompiledRowMapping),
+ * run on `db` (the pool or a transaction): on postgres.js sent on `db`'s session as drizzle sends it
+ * (sendOnPostgresJs), its rows mapped by the compiled mapper, whichever handle prepared it; anywhere
+ * else (the embedded database), drizzle's own execute on the handle that prepared it (oncePerHandle:
+ * `db` itself).
  */
-export function executePrepared<T>(prepared: { execute(values?: Record<string, unknown>): Promise<T> }, values: Record<string, unknown>): Promise<T> {
-  const q = prepared as unknown as PostgresJsRunner & { queryString: string; params: unknown[]; customResultMapper?: (rows: unknown[][]) => T };
-  if (!runsOnPostgresJs(q) || typeof q.queryString !== 'string' || !q.customResultMapper) return prepared.execute(values);
-  return sendOnPostgresJs(q, q.queryString, q.params, values, true, q.customResultMapper as (rows: unknown[]) => T, true);
+export function executePrepared<T>(db: Database, prepared: { execute(values?: Record<string, unknown>): Promise<T> }, values: Record<string, unknown>): Promise<T> {
+  const q = prepared as unknown as { queryString: string; params: unknown[]; customResultMapper?: (rows: unknown[][]) => T };
+  const { session } = db as unknown as DialectAndSession;
+  if (!runsOnPostgresJs(session) || typeof q.queryString !== 'string' || !q.customResultMapper) return prepared.execute(values);
+  return sendOnPostgresJs(session, q.queryString, q.params, values, true, q.customResultMapper as (rows: unknown[]) => T, true);
 }
 
 /**
@@ -383,7 +391,7 @@ export function preparedSelect<R>(
   build: (db: Database) => { prepare(name: string): { execute(values?: Record<string, unknown>): Promise<R> } },
 ): (db: Database, values: Record<string, unknown>) => Promise<R> {
   const prepared = oncePerHandle((db) => withCompiledRowMapping(build(db).prepare(name)));
-  return (db, values) => executePrepared(prepared(db), values);
+  return (db, values) => executePrepared(db, prepared(db), values);
 }
 
 /** Runs a built query on `db` (the pool or a transaction) with its placeholders' values; rows as queryRows answers them. */

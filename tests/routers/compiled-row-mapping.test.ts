@@ -8,13 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleQueryError } from 'drizzle-orm';
-import { executePrepared, preparedSql, withCompiledRowMapping } from '../../src/db/client';
+import { executePrepared, preparedSelect, preparedSql, withCompiledRowMapping } from '../../src/db/client';
 import { analyticAccounts, customers } from '../../src/db/schema';
 import { decodeJsonRows, jsonRows } from '../../src/db/queries/json-rows';
 import { queryRows } from '../../src/db/client';
 import { createTestCustomer } from '../factories/customer';
 import { createTestOrganization, type TestOrganization } from '../factories/organization';
-import { useTestApp } from '../helpers/app';
+import { onPostgres, useTestApp } from '../helpers/app';
 
 const t = useTestApp();
 let org: TestOrganization;
@@ -60,15 +60,39 @@ describe('withCompiledRowMapping', () => {
 
   it("executePrepared answers what drizzle's execute answers, and fails as it fails (DrizzleQueryError with the driver's error)", async () => {
     const compiled = withCompiledRowMapping(query().prepare('mapping_executed'));
-    expect(await executePrepared(compiled, { organizationId: org.id })).toEqual(await compiled.execute({ organizationId: org.id }));
-    expect(await executePrepared(compiled, { organizationId: randomUUID() })).toEqual([]);
+    expect(await executePrepared(t.db, compiled, { organizationId: org.id })).toEqual(await compiled.execute({ organizationId: org.id }));
+    expect(await executePrepared(t.db, compiled, { organizationId: randomUUID() })).toEqual([]);
     const viaDrizzle = await compiled.execute({ organizationId: 'not-a-uuid' }).catch((e: unknown) => e);
-    const direct = await executePrepared(compiled, { organizationId: 'not-a-uuid' }).catch((e: unknown) => e);
+    const direct = await executePrepared(t.db, compiled, { organizationId: 'not-a-uuid' }).catch((e: unknown) => e);
     expect(viaDrizzle).toBeInstanceOf(DrizzleQueryError);
     expect(direct).toBeInstanceOf(DrizzleQueryError);
     expect((direct as DrizzleQueryError).message).toBe((viaDrizzle as DrizzleQueryError).message);
     expect(((direct as DrizzleQueryError).cause as { code?: string }).code).toBe('22P02');
     expect(((viaDrizzle as DrizzleQueryError).cause as { code?: string }).code).toBe('22P02');
+  });
+
+  it("a prepared select built once serves the pool and every transaction, each on its own connection", async () => {
+    const byCode = preparedSelect('mapping_by_code', (db) =>
+      db.select({ id: customers.id, backend: sql<number>`pg_backend_pid()` }).from(customers).where(and(eq(customers.organizationId, sql.placeholder('organizationId')), eq(customers.code, sql.placeholder('code')))),
+    );
+    const code = `TX-${randomUUID().slice(0, 8)}`;
+    // First used inside a transaction: it sees the transaction's own uncommitted row.
+    await t.db
+      .transaction(async (tx) => {
+        const [made] = await createTestCustomerIn(tx, code);
+        const seen = await byCode(tx, { organizationId: org.id, code });
+        expect(seen.map((r) => r.id)).toEqual([made!.id]);
+        // Outside the transaction (the pool, another connection) the row is not there yet. The embedded
+        // database has one connection, which the transaction holds.
+        if (onPostgres) {
+          const outside = await byCode(t.db, { organizationId: org.id, code: made!.code });
+          expect(outside).toEqual([]);
+          expect((await byCode(tx, { organizationId: org.id, code }))[0]!.backend).not.toBe((await t.db.execute(sql`select pg_backend_pid() as pid`) as unknown as { pid: number }[])[0]!.pid);
+        }
+        throw new Error('roll back');
+      })
+      .catch((e: unknown) => expect((e as Error).message).toBe('roll back'));
+    expect(await byCode(t.db, { organizationId: org.id, code })).toEqual([]);
   });
 
   it('preparedSql sends its statement with the values and answers rows as objects; a failure is a DrizzleQueryError', async () => {
@@ -92,3 +116,8 @@ describe('withCompiledRowMapping', () => {
     expect(decodeJsonRows(customers, '[]')).toEqual([]);
   });
 });
+
+/** A customer row written with `db` (a transaction here), its code given. */
+function createTestCustomerIn(db: typeof t.db, code: string) {
+  return db.insert(customers).values({ organizationId: org.id, code, legalName: `Tx ${code} Sdn Bhd`, partyKind: 'organization', countryCode: 'MY', currency: 'MYR' } as never).returning({ id: customers.id, code: customers.code });
+}

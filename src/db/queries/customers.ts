@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { CustomerListSort } from '../../domain/receivables';
-import { anyOf, executePrepared, oncePerHandle, withCompiledRowMapping, type Database } from '../client';
+import { anyOfPlaceholder, executePrepared, oncePerHandle, preparedSelect, withCompiledRowMapping, type Database } from '../client';
 import { accounts, counterpartyMappings, customers, taxCodes } from '../schema';
 import { decodeJsonRows, jsonRows } from './json-rows';
 import { KEY_VALUE_PATTERN, keysetCondition } from './keyset';
@@ -56,7 +56,7 @@ function customerQuery(db: Database) {
 const preparedCustomerQuery = oncePerHandle((db) => withCompiledRowMapping(customerQuery(db)));
 
 export async function findCustomer(db: Database, q: { organizationId: string; id: string; today: string }) {
-  const [row] = await executePrepared(preparedCustomerQuery(db), { organizationId: q.organizationId, id: q.id, today: q.today });
+  const [row] = await executePrepared(db, preparedCustomerQuery(db), { organizationId: q.organizationId, id: q.id, today: q.today });
   return row ? { ...row.customer, isGroupCompany: Boolean(row.isGroupCompany) } : undefined;
 }
 
@@ -69,23 +69,7 @@ export async function findCustomerWithLineReferences(
   db: Database,
   q: { organizationId: string; id: string; today: string; accountIds: string[]; taxCodeIds: string[] },
 ) {
-  const [row] = await db
-    .select({
-      customer: customers,
-      isGroupCompany: isGroupCompanySql('customers.organization_id', 'customers.id', q.today),
-      accounts: jsonRows(
-        accounts,
-        sql`${accounts.organizationId} = ${customers.organizationId} and (${anyOf(accounts.id, q.accountIds)} or ${accounts.id} = ${customers.defaultRevenueAccountId})`,
-        ['id'],
-      ),
-      taxCodes: jsonRows(
-        taxCodes,
-        sql`${taxCodes.organizationId} = ${customers.organizationId} and (${anyOf(taxCodes.id, q.taxCodeIds)} or ${taxCodes.id} = ${customers.defaultTaxCodeId})`,
-        ['id'],
-      ),
-    })
-    .from(customers)
-    .where(and(eq(customers.organizationId, q.organizationId), eq(customers.id, q.id)));
+  const [row] = await customerWithLineReferencesStatement(db, q);
   if (!row) return undefined;
   return {
     customer: { ...row.customer, isGroupCompany: Boolean(row.isGroupCompany) },
@@ -93,6 +77,27 @@ export async function findCustomerWithLineReferences(
     taxCodes: decodeJsonRows(taxCodes, row.taxCodes),
   };
 }
+
+/** findCustomerWithLineReferences's statement, built once per database handle (a prepared create's first read). */
+const customerWithLineReferencesStatement = preparedSelect('customer_with_line_references', (db) =>
+  db
+    .select({
+      customer: customers,
+      isGroupCompany: isGroupCompanySql('customers.organization_id', 'customers.id', sql.placeholder('today') as unknown as string),
+      accounts: jsonRows(
+        accounts,
+        sql`${accounts.organizationId} = ${customers.organizationId} and (${anyOfPlaceholder(accounts.id, 'accountIds')} or ${accounts.id} = ${customers.defaultRevenueAccountId})`,
+        ['id'],
+      ),
+      taxCodes: jsonRows(
+        taxCodes,
+        sql`${taxCodes.organizationId} = ${customers.organizationId} and (${anyOfPlaceholder(taxCodes.id, 'taxCodeIds')} or ${taxCodes.id} = ${customers.defaultTaxCodeId})`,
+        ['id'],
+      ),
+    })
+    .from(customers)
+    .where(and(eq(customers.organizationId, sql.placeholder('organizationId')), eq(customers.id, sql.placeholder('id')))),
+);
 
 export type CustomerRow = NonNullable<Awaited<ReturnType<typeof findCustomer>>>;
 

@@ -1,5 +1,5 @@
 import { and, desc, eq, getTableColumns, gte, inArray, lt, sql } from 'drizzle-orm';
-import type { Database } from '../client';
+import { preparedBuilder, type Database } from '../client';
 import { events, webhookEndpoints } from '../schema';
 import { keysetCondition } from './keyset';
 
@@ -20,15 +20,30 @@ export type AppendedEvent = EventRow & { subscribedEndpointIds: string[] };
  * round trip of its own on every change.
  */
 export async function insertEvent(db: Database, event: NewEvent): Promise<AppendedEvent> {
-  const [row] = await db
+  const [row] = await insertEventStatement(db, { ...event, actorMemberId: event.actorMemberId ?? null, subjectRevision: event.subjectRevision ?? null, data: event.data ?? {} });
+  return { ...row!, subscribedEndpointIds: [...(row!.subscribedEndpointIds ?? [])] };
+}
+
+/** insertEvent's statement, its text built once (the values through the columns' encoders). */
+const insertEventStatement = preparedBuilder<AppendedEvent>((db) => {
+  const p = (name: keyof NewEvent) => sql.placeholder(name);
+  return db
     .insert(events)
-    .values(event)
+    .values({
+      organizationId: p('organizationId'),
+      type: p('type'),
+      occurredAt: p('occurredAt'),
+      actorMemberId: p('actorMemberId'),
+      subjectType: p('subjectType'),
+      subjectId: p('subjectId'),
+      subjectRevision: p('subjectRevision'),
+      data: p('data'),
+    } as never)
     .returning({
       ...getTableColumns(events),
       subscribedEndpointIds: sql<string[]>`array(select w.id from ${webhookEndpoints} w where w.organization_id = ${events.organizationId} and w.enabled and (w.types @> array[${events.type}]::text[] or w.types @> array['*']::text[]) order by w.id)`,
     });
-  return { ...row!, subscribedEndpointIds: [...(row!.subscribedEndpointIds ?? [])] };
-}
+});
 
 export interface EventListQuery {
   organizationId: string;

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { executePrepared, queryRows, withCompiledRowMapping, type Database } from '../client';
+import { executePrepared, oncePerHandle, queryRows, withCompiledRowMapping, type Database } from '../client';
 import { analyticAccounts, receivableDocuments as d, type DocumentKind } from '../schema';
 import { attachmentIdsColumn, decodeAttachmentIds } from './files';
 import { groupCustomerIdsSql, groupCustomersSql, isGroupCompanySql } from './customers';
@@ -550,7 +550,7 @@ type PagePrepared = { execute(values: Record<string, unknown>): Promise<Awaited<
 
 /** Shapes are few (sorts × directions × filters present), so their statements are kept per database handle; a bound stops a runaway. */
 const SHAPES_KEPT = 2_000;
-const preparedPages = new WeakMap<Database, Map<string, PagePrepared>>();
+const preparedPages = oncePerHandle(() => new Map<string, PagePrepared>());
 
 /**
  * The page's statement for `q`'s shape, built by drizzle once and then run with each request's
@@ -559,8 +559,7 @@ const preparedPages = new WeakMap<Database, Map<string, PagePrepared>>();
  * builds for the same query, so the plans are the same.
  */
 function preparedPage(db: Database, q: ListQuery): PagePrepared {
-  let shapes = preparedPages.get(db);
-  if (!shapes) preparedPages.set(db, (shapes = new Map()));
+  const shapes = preparedPages(db);
   const key = shapeKey(q);
   let prepared = shapes.get(key);
   if (!prepared) {
@@ -572,7 +571,7 @@ function preparedPage(db: Database, q: ListQuery): PagePrepared {
 
 /** One page of document headers (limit + 1 rows), with the project, the group flag and the attachments in the same statement. */
 export async function listDocuments(db: Database, q: ListQuery) {
-  const rows = await executePrepared(preparedPage(db, q), listValues(q));
+  const rows = await executePrepared(db, preparedPage(db, q), listValues(q));
   // The row's own header object, completed (a copy of its 45 fields per row would be garbage at once).
   return rows.map((r) =>
     Object.assign(r.doc, {

@@ -90,7 +90,7 @@ const preparedBundleQuery = oncePerHandle((db) => withCompiledRowMapping(bundleQ
 export type DocumentBundle = NonNullable<Awaited<ReturnType<typeof findDocumentBundle>>>;
 
 export async function findDocumentBundle(db: Database, q: { organizationId: string; id: string; today: string }) {
-  const [row] = await executePrepared(preparedBundleQuery(db), { organizationId: q.organizationId, id: q.id, today: q.today });
+  const [row] = await executePrepared(db, preparedBundleQuery(db), { organizationId: q.organizationId, id: q.id, today: q.today });
   if (!row) return undefined;
   return {
     // The row's own header object, completed (not copied: 45 fields).
