@@ -12,7 +12,7 @@ const AS_TEXT = new Set(['PgNumeric', 'PgBigInt53', 'PgBigInt64']);
 const columnLists = new WeakMap<PgTable, [string, PgColumn][]>();
 
 /** A table's columns by property name (a table's columns never change: read once per table). */
-function columnsOf(table: PgTable): [string, PgColumn][] {
+export function columnsOf(table: PgTable): [string, PgColumn][] {
   let columns = columnLists.get(table);
   if (!columns) columnLists.set(table, (columns = Object.entries(getTableColumns(table)) as [string, PgColumn][]));
   return columns;
@@ -20,12 +20,20 @@ function columnsOf(table: PgTable): [string, PgColumn][] {
 
 /** `(select coalesce(json_agg(x order by …), '[]') from (select <columns> from table where …) x)`. */
 export function jsonRows(table: PgTable, where: SQL, orderBy: string[]): SQL {
+  return jsonRowsFrom(table, sql`${table} where ${where}`, orderBy);
+}
+
+/**
+ * jsonRows over any relation that has the table's columns (a CTE's `insert … returning *`):
+ * `(select coalesce(json_agg(x order by …), '[]') from (select <columns> from <from>) x)`.
+ */
+export function jsonRowsFrom(table: PgTable, from: SQL, orderBy: string[]): SQL {
   const list = sql.join(
     columnsOf(table).map(([, c]) => (AS_TEXT.has(c.columnType) ? sql`${sql.identifier(c.name)}::text as ${sql.identifier(c.name)}` : sql.identifier(c.name))),
     sql`, `,
   );
   const order = sql.raw(orderBy.map((o) => `x.${o}`).join(', '));
-  return sql`(select coalesce(json_agg(x order by ${order}), '[]'::json) from (select ${list} from ${table} where ${where}) x)`;
+  return sql`(select coalesce(json_agg(x order by ${order}), '[]'::json) from (select ${list} from ${from}) x)`;
 }
 
 const decoders = new WeakMap<PgTable, (rows: Record<string, unknown>[]) => unknown[]>();

@@ -47,8 +47,16 @@ export async function appendEvent(db: Database, input: AppendEventInput): Promis
     subjectRevision: input.subject.revision,
     data: input.data ?? {},
   });
-  for (const subscriber of subscribers) await subscriber(db, row);
+  await runSubscribers(db, row);
   return row;
+}
+
+/**
+ * appendEvent's second half: every subscriber, in the transaction, on an event row already written
+ * (by a change that wrote its event in its own statement: insertDocumentWithLinesAndEvent).
+ */
+export async function runSubscribers(db: Database, event: AppendedEvent): Promise<void> {
+  for (const subscriber of subscribers) await subscriber(db, event);
 }
 
 /** The event of a change made through a service context: its organization, actor and clock. */

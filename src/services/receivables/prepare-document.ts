@@ -10,12 +10,13 @@
  * original invoice and the custom fields, then the write (writeDocument, writeLines). A draft's
  * update (update-draft.ts) calls these same steps, so the two can never price or refuse differently.
  */
-import { recordEvent } from '../events/append';
+import { runSubscribers } from '../events/append';
+import { stateOf } from '../workflow/transitions';
 import { cachedCustomFieldDefinitions, cachedWorkflow } from '../org-config-cache';
 import type Decimal from 'decimal.js';
 import { findCustomer, findCustomerWithLineReferences } from '../../db/queries/customers';
-import { insertDocument, insertLines, insertShares, issuedCreditsAgainst, lockDocument } from '../../db/queries/receivable-documents';
-import type { DocumentBundle } from '../../db/queries/receivable-documents';
+import { insertDocumentWithLinesAndEvent, insertLines, insertShares, issuedCreditsAgainst, lockDocument } from '../../db/queries/receivable-documents';
+import type { DocumentBundle, LineRow, NewDocumentLine } from '../../db/queries/receivable-documents';
 import { findAccountsByIds } from '../../db/queries/accounts';
 import { findAnalyticAccountsByIds } from '../../db/queries/analytic-accounts';
 import { findTaxCodesByIds } from '../../db/queries/tax-codes';
@@ -24,7 +25,6 @@ import type { DocumentKind } from '../../db/schema';
 import { DOCUMENT_LINES_MAX } from '../../domain/line-limits';
 import { isClassificationCode, isCurrency, isUnitCode } from '../../lib/code-lists';
 import { addDays } from '../../lib/dates';
-import { AppError } from '../../lib/errors';
 import { Dec, formatAmount } from '../../lib/money';
 import { AMOUNT_RANGE_TEXT, amountInCurrency, inAmountRange, maxLength, notBlank, positiveQuantity, refusal, Refusals, refuse, unitPriceInRange } from '../../lib/refusals';
 import type { ServiceContext } from '../context';
@@ -152,9 +152,7 @@ export async function prepareDocument(ctx: ServiceContext, input: PrepareDocumen
 
   // The answer is built from the rows just written (what a read would find), not read back.
   const written = await writeDocument(ctx, { input, header, lines, totals, tradeTaken, refs });
-  const view = await documentView(ctx, written);
-  await recordEvent(ctx, 'receivables.invoice.created', { type: 'receivable_document', id: view.id, revision: view.revision }, { kind: view.kind, state: view.state, semantic: view.semantic });
-  return view;
+  return documentView(ctx, written);
 }
 
 /** The header's rules: customer, currency and fx_rate, texts, what each kind carries, the original invoice. */
@@ -358,34 +356,45 @@ async function writeDocument(
   const projects = [...new Set(lines.flatMap((c) => c.projectIds))];
   const def = await cachedWorkflow(ctx, 'receivable_document');
   const invoiceDate = ctx.today;
-  const inserted = await insertDocument(db, {
-    organizationId,
-    kind,
-    state: def.initial_state,
-    customerId: input.customer_id,
-    customerReference: input.customer_reference ?? '',
-    currency: header.currency,
-    fxRate: header.fxRate.toFixed(),
-    invoiceDate,
-    dueOn: addDays(invoiceDate, header.paymentTermsDays),
-    paymentTermsDays: header.paymentTermsDays,
-    preparedBy: ctx.principal.memberId,
-    createdAt: ctx.now,
-    reason: kind === 'sales_invoice' ? null : (input.reason ?? null),
-    originalInvoiceId: kind === 'sales_invoice' ? null : (input.original_invoice_id ?? null),
-    customFields: input.custom_fields ?? {},
-    netTotal: totals.net_total.toFixed(),
-    taxTotal: totals.tax_total.toFixed(),
-    grossAmount: totals.gross_amount.toFixed(),
-    grossBase: totals.gross_base.toFixed(),
-    outstanding: totals.gross_amount.toFixed(),
-    outstandingBase: totals.gross_base.toFixed(),
-    projectId: projects.length === 1 ? projects[0]! : null,
-    multipleProjects: projects.length > 1,
+  // The document, its lines and the event telling of it, in one statement.
+  const written = await insertDocumentWithLinesAndEvent(db, {
+    document: {
+      organizationId,
+      kind,
+      state: def.initial_state,
+      customerId: input.customer_id,
+      customerReference: input.customer_reference ?? '',
+      currency: header.currency,
+      fxRate: header.fxRate.toFixed(),
+      invoiceDate,
+      dueOn: addDays(invoiceDate, header.paymentTermsDays),
+      paymentTermsDays: header.paymentTermsDays,
+      preparedBy: ctx.principal.memberId,
+      createdAt: ctx.now,
+      reason: kind === 'sales_invoice' ? null : (input.reason ?? null),
+      originalInvoiceId: kind === 'sales_invoice' ? null : (input.original_invoice_id ?? null),
+      customFields: input.custom_fields ?? {},
+      netTotal: totals.net_total.toFixed(),
+      taxTotal: totals.tax_total.toFixed(),
+      grossAmount: totals.gross_amount.toFixed(),
+      grossBase: totals.gross_base.toFixed(),
+      outstanding: totals.gross_amount.toFixed(),
+      outstandingBase: totals.gross_base.toFixed(),
+      projectId: projects.length === 1 ? projects[0]! : null,
+      multipleProjects: projects.length > 1,
+    },
+    lines: lines.map((c, i) => lineValues(c, i)),
+    event: {
+      type: 'receivables.invoice.created',
+      occurredAt: ctx.now,
+      actorMemberId: ctx.principal.memberId,
+      subjectType: 'receivable_document',
+      data: { kind, state: def.initial_state, semantic: stateOf(def, def.initial_state).semantic },
+    },
   });
-  if (!inserted) throw new AppError('internal');
-
-  const written = await writeLines(ctx, inserted.id, lines);
+  const inserted = written.document;
+  await runSubscribers(db, written.event);
+  const shares = await writeShares(ctx, lines, written.lines);
   for (const [tradeLineId, taken] of d.tradeTaken) {
     const row = d.refs.tradeLines.find((t) => t.id === tradeLineId)!;
     await setTradeLineInvoiced(db, { organizationId, id: tradeLineId, quantityInvoiced: new Dec(row.quantityInvoiced).plus(taken).toFixed() });
@@ -397,7 +406,7 @@ async function writeDocument(
   return {
     doc: { ...inserted, projectCode: project?.code ?? null, projectName: project?.name ?? null, isGroupTransaction: Boolean(header.customer?.isGroupCompany) },
     lines: written.lines,
-    shares: written.shares,
+    shares,
     allocations: [],
     timeline: [],
     // A new record: every file given is bound to it, in the order given.
@@ -407,40 +416,47 @@ async function writeDocument(
 
 /** Inserts a document's priced lines (numbered from 1 in the order given) and their shares. */
 export async function writeLines(ctx: ServiceContext, documentId: string, lines: CheckedLine[]) {
-  const { db } = ctx;
   const organizationId = ctx.org.id;
   const lineRows = await insertLines(
-    db,
-    lines.map((c, i) => ({
-      organizationId,
-      documentId,
-      lineNo: i + 1,
-      accountId: c.accountId,
-      classificationCode: c.classificationCode,
-      description: c.input.description,
-      unitCode: c.input.unit_code ?? null,
-      quantity: c.input.quantity,
-      unitPrice: c.input.unit_price,
-      discountAmount: c.input.discount_amount ?? '0',
-      netAmount: c.priced.net_amount.toFixed(),
-      netBase: c.priced.net_base.toFixed(),
-      taxAmount: c.priced.tax_amount.toFixed(),
-      taxBase: c.priced.tax_base.toFixed(),
-      taxCodeId: c.tax.id,
-      taxCode: c.tax.code,
-      taxType: c.tax.taxType,
-      taxPackKind: c.tax.taxPackKind,
-      taxRate: c.tax.rate,
-      taxExemptionReason: c.tax.taxType === 'E' ? (c.input.tax_exemption_reason ?? null) : null,
-      tradeLineId: c.input.trade_line_id ?? null,
-    })),
+    ctx.db,
+    lines.map((c, i) => ({ organizationId, documentId, ...lineValues(c, i) })),
   );
-  const shareRows = await insertShares(
-    db,
+  return { lines: lineRows, shares: await writeShares(ctx, lines, lineRows) };
+}
+
+/** A priced line's stored values, numbered `i + 1` (its document and organization aside). */
+function lineValues(c: CheckedLine, i: number): NewDocumentLine {
+  return {
+    lineNo: i + 1,
+    accountId: c.accountId,
+    classificationCode: c.classificationCode,
+    description: c.input.description,
+    unitCode: c.input.unit_code ?? null,
+    quantity: c.input.quantity,
+    unitPrice: c.input.unit_price,
+    discountAmount: c.input.discount_amount ?? '0',
+    netAmount: c.priced.net_amount.toFixed(),
+    netBase: c.priced.net_base.toFixed(),
+    taxAmount: c.priced.tax_amount.toFixed(),
+    taxBase: c.priced.tax_base.toFixed(),
+    taxCodeId: c.tax.id,
+    taxCode: c.tax.code,
+    taxType: c.tax.taxType,
+    taxPackKind: c.tax.taxPackKind,
+    taxRate: c.tax.rate,
+    taxExemptionReason: c.tax.taxType === 'E' ? (c.input.tax_exemption_reason ?? null) : null,
+    tradeLineId: c.input.trade_line_id ?? null,
+  };
+}
+
+/** The analytic shares of lines just written (`lineRows`, by line number). */
+async function writeShares(ctx: ServiceContext, lines: CheckedLine[], lineRows: LineRow[]) {
+  const organizationId = ctx.org.id;
+  return insertShares(
+    ctx.db,
     lines.flatMap((c, i) => {
       const lineId = lineRows.find((row) => row.lineNo === i + 1)!.id;
       return c.shares.map((s, position) => ({ organizationId, lineId, position, analyticAccountId: s.analyticAccountId, axisId: s.axisId, percentage: s.percentage }));
     }),
   );
-  return { lines: lineRows, shares: shareRows };
 }
