@@ -45,6 +45,7 @@ import { seedDemo } from '../src/demo/seed-demo';
 import type { AppDeps } from '../src/deps';
 import { buildServer } from '../src/server';
 import { createApiKey, createSession, rolePermissions } from '../src/services/access/admin';
+import { DEFAULT_LIMIT } from '../src/services/receivables/list-documents';
 import { createRateLimits } from '../src/services/rate-limit/limits';
 import { encode, type FloorPlan, type ParamRole, type PlannedStatement, type RoutePlan } from './floor-plan';
 import { median } from './stats';
@@ -368,7 +369,7 @@ async function main() {
   const allScenarios: Scenario[] = [
     { key: 'customer', label: 'GET customer (keyed)', floor: 0.8, minimal: 0.7, statements: 2, method: 'GET', route: '/v1/receivables/customers/:id', path: `/v1/receivables/customers/${customer.id}`, status: 200 },
     { key: 'invoice', label: 'GET invoice (keyed)', floor: 0.8, minimal: 0.7, statements: 2, method: 'GET', route: '/v1/receivables/invoices/:id', path: `/v1/receivables/invoices/${invoiceId}`, status: 200 },
-    { key: 'list', label: 'GET invoices, first page', floor: 0.7, minimal: 0.6, statements: 2, method: 'GET', route: '/v1/receivables/invoices', path: `/v1/receivables/invoices${listLimit ? `?limit=${listLimit}` : ''}`, status: 200 },
+    { key: 'list', label: 'GET invoices, first page', floor: 0.7, minimal: 0.6, statements: 2, method: 'GET', route: '/v1/receivables/invoices', path: `/v1/receivables/invoices?limit=${listLimit ?? DEFAULT_LIMIT}`, status: 200 },
     { key: 'create', label: 'POST invoice, 5 lines (keyed)', floor: 0.5, minimal: 0.5, statements: 10, method: 'POST', route: '/v1/receivables/invoices', path: '/v1/receivables/invoices', status: 201 },
     { key: 'session', label: 'GET customer (session)', floor: 0.9, minimal: 0, sessionOf: 'customer', statements: 2, method: 'GET', route: '/v1/receivables/customers/:id', path: `/v1/receivables/customers/${customer.id}`, status: 200 },
   ];

@@ -91,9 +91,9 @@ const INVOICE = `select ${DOCUMENT_JSON(true)}::text as body from receivable_doc
 
 const LIST = `
 select json_build_object('items', coalesce(json_agg(x.doc order by x.created_at desc, x.id desc), '[]'::json),
-  'next_cursor', case when count(*) = 50 then min(x.created_at)::text || '|' || min(x.id::text) end)::text as body
+  'next_cursor', case when count(*) = $2 then min(x.created_at)::text || '|' || min(x.id::text) end)::text as body
 from (select d.id, d.created_at, ${DOCUMENT_JSON(false)} as doc from receivable_documents d where d.organization_id = $1
-      order by d.created_at desc, d.id desc limit 50) x`;
+      order by d.created_at desc, d.id desc limit $2) x`;
 
 interface Principal {
   organization_id: string;
@@ -149,7 +149,10 @@ app.get('/v1/receivables/invoices/:id', async (req, reply) => {
 app.get('/v1/receivables/invoices', async (req, reply) => {
   const p = await authenticate(req, reply, 'receivables.invoice.read');
   if (!p) return reply;
-  const [row] = await sql.unsafe<{ body: string }[]>(LIST, [p.organization_id], { prepare: true });
+  // The page the service answers for the same request: `limit` (1 to 100; bench/floor.ts always sends it).
+  const limit = Number((req.query as { limit?: string }).limit ?? 25);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) return problem(reply, 400, 'validation');
+  const [row] = await sql.unsafe<{ body: string }[]>(LIST, [p.organization_id, limit], { prepare: true });
   return sendJson(reply, 200, row!.body);
 });
 
