@@ -45,6 +45,15 @@ describe('a create answers what a read of the document answers', () => {
     expect(doc.lines).toHaveLength(5);
   });
 
+  it('the most lines a document may have (200), each numbered in the order sent', async () => {
+    const w = await createInvoiceWorld(t.db);
+    const lines = Array.from({ length: 200 }, (_, i) => w.line({ description: `Line ${i + 1} "quoted" \\ ü`, quantity: `${i + 1}.5`, unit_price: '0.10', discount_amount: '0' }));
+    const doc = await createThenRead(w.org.owner.apiKey, w.body({ lines }));
+    expect(doc.lines).toHaveLength(200);
+    expect(doc.lines.map((l: { line_no: number }) => l.line_no)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(doc.lines[199]).toMatchObject({ description: 'Line 200 "quoted" \\ ü', quantity: '200.5', unit_price: '0.10', discount_amount: '0.00', net_amount: '20.05' });
+  });
+
   it('shares on one project (the project shown) and on two (multiple projects), with a department split', async () => {
     const w = await createInvoiceWorld(t.db);
     const one = await createThenRead(
@@ -92,5 +101,29 @@ describe('a create answers what a read of the document answers', () => {
     await issueTestDocument(t.db, w.org.id, invoice.id, w.org.owner.id);
     await createThenRead(w.org.owner.apiKey, w.body({ kind: 'customer_credit_note', original_invoice_id: invoice.id, reason: 'Returned', lines: [w.line({ quantity: '1' })] }));
     await createThenRead(w.org.owner.apiKey, w.body({ kind: 'customer_debit_note', original_invoice_id: invoice.id, reason: 'Extra hours', lines: [w.line({ quantity: '1' })] }));
+  });
+});
+
+describe("a create's event", () => {
+  it('is one receivables.invoice.created about the draft at its revision, by the caller, at the creation instant; a refused create leaves none', async () => {
+    const w = await createInvoiceWorld(t.db);
+    const doc = await createThenRead(w.org.owner.apiKey, w.body({ lines: [w.line(), w.line({ description: 'Second' })] }));
+    const events = await get(`/v1/events?subject_id=${doc.id}`, w.org.owner.apiKey);
+    expect(events.statusCode, events.body).toBe(200);
+    expect(events.json().events).toEqual([
+      {
+        id: expect.any(String),
+        type: 'receivables.invoice.created',
+        occurred_at: doc.created_at,
+        organization_id: w.org.id,
+        actor_member_id: doc.prepared_by,
+        subject: { type: 'receivable_document', id: doc.id, revision: doc.revision },
+        data: { kind: 'sales_invoice', state: 'draft', semantic: 'draft' },
+      },
+    ]);
+    const before = (await get('/v1/events?type=receivables.invoice.created', w.org.owner.apiKey)).json().events.length;
+    const refused = await post(URL, w.body({ lines: [w.line(), w.line({ tax_code_id: '00000000-0000-4000-8000-000000000000' })] }), w.org.owner.apiKey);
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect((await get('/v1/events?type=receivables.invoice.created', w.org.owner.apiKey)).json().events).toHaveLength(before);
   });
 });

@@ -54,7 +54,14 @@ const LINE_COLUMNS = columnsOf(receivableDocumentLines).filter(([key]) => key !=
 const insertDraftStatement = preparedSql<{ document: unknown; lines: unknown; event: unknown; subscribed: string[] | null }>(() => {
   const p = (name: string) => sql.placeholder(name);
   const document = sql.join(DRAFT_COLUMNS.map((key) => sql.identifier(receivableDocuments[key].name)), sql`, `);
-  const documentValues = sql.join(DRAFT_COLUMNS.map((key) => sql`${p(key)}::${sql.raw(receivableDocuments[key].getSQLType())}`), sql`, `);
+  // Each value cast to its column's type; a jsonb sent as JSON text (one encoding on both drivers).
+  const documentValues = sql.join(
+    DRAFT_COLUMNS.map((key) => {
+      const column = receivableDocuments[key];
+      return column.columnType === 'PgJsonb' ? sql`${p(key)}::text::jsonb` : sql`${p(key)}::${sql.raw(column.getSQLType())}`;
+    }),
+    sql`, `,
+  );
   const lineNames = sql.join(LINE_COLUMNS.map(([, c]) => sql.identifier(c.name)), sql`, `);
   const lineValues = sql.join(LINE_COLUMNS.map(([, c]) => sql`x.${sql.identifier(c.name)}`), sql`, `);
   const lineRecord = sql.join(LINE_COLUMNS.map(([, c]) => sql`${sql.identifier(c.name)} ${sql.raw(c.getSQLType())}`), sql`, `);
