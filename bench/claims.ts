@@ -1,7 +1,8 @@
 /**
  * Claim lists at 100,000 claims and 1,000 approvers (issue 32): seeds (once) one organization into
- * PostgreSQL, starts the server in this process on a free port and measures GET /v1/expenses/claims
- * through HTTP with autocannon, as the bench member (an owner and one approver among the 1,000):
+ * PostgreSQL, counts each page's statements on a server in this process, then starts the service as
+ * `npm start` runs it (the built bundle, in a child process: bench/service-process.ts) and measures
+ * GET /v1/expenses/claims through HTTP with autocannon, as the bench member (an owner and one approver among the 1,000):
  * the plain page (scope=all, every claim), `mine` and `to_act` (each candidate judged by the approval
  * engine), first pages and a page further on, in rounds (the plain page opening each). Prints p50,
  * p99 and requests per second, the statements each page costs (counted on the server's pool), each
@@ -20,6 +21,7 @@ import { buildServer } from '../src/server';
 import { createApiKey, rolePermissions } from '../src/services/access/admin';
 import { createRateLimits } from '../src/services/rate-limit/limits';
 import { seedClaimsOrganization } from './seed-claims';
+import { buildService, startBuiltService } from './service-process';
 import { median } from './stats';
 
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_claims';
@@ -62,10 +64,12 @@ async function main() {
   const db = handle.db;
   const apiKey = await seeded(db);
 
-  // The benchmark measures the list, not the rate limiter: limits far above what it sends.
+  // The benchmark measures the list, not the rate limiter: limits far above what it sends. The
+  // secrets are shared with the service's child process (the cursors of `page 5` are made here).
+  const secrets = { PAYOUT_ENCRYPTION_KEY: process.env.PAYOUT_ENCRYPTION_KEY ?? randomBytes(32).toString('hex'), CURSOR_SECRET: randomBytes(32).toString('hex') };
   const config = loadConfig({
     DATABASE_URL: url,
-    PAYOUT_ENCRYPTION_KEY: process.env.PAYOUT_ENCRYPTION_KEY ?? randomBytes(32).toString('hex'),
+    ...secrets,
     LOG_LEVEL: 'silent',
     DATABASE_POOL_SIZE: '10',
     RATE_LIMIT_PER_KEY: '100000000',
@@ -114,19 +118,27 @@ async function main() {
     if (name.startsWith('to_act') && !page.claims.every((c) => c.your_share)) throw new Error(`${name}: an item without your_share`);
   }
 
-  process.stdout.write(`\n${claimCount.toLocaleString('en')} claims, ${approvers.toLocaleString('en')} approvers; ${connections} connections, ${seconds} s per scenario, ${rounds} round${rounds === 1 ? '' : 's'}\n`);
+  await app.close();
+  // The timed part: the service as `npm start` runs it, alone in its process (not beside autocannon).
+  buildService();
+  const service = await startBuiltService('service', { DATABASE_URL: url, ...secrets });
+  process.stdout.write(`\n${claimCount.toLocaleString('en')} claims, ${approvers.toLocaleString('en')} approvers; ${connections} connections, ${seconds} s per scenario, ${rounds} round${rounds === 1 ? '' : 's'}; the service built, in its own process\n`);
   const runs = new Map<string, { p50: number[]; p99: number[]; rps: number[] }>();
-  for (let round = 1; round <= rounds; round++) {
-    for (const [name, path] of scenarios) {
-      const result = await autocannon({ url: `${base}${path}`, headers, connections, duration: seconds });
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-      const run = runs.get(name) ?? { p50: [], p99: [], rps: [] };
-      run.p50.push(result.latency.p50);
-      run.p99.push(result.latency.p99);
-      run.rps.push(result.requests.average);
-      runs.set(name, run);
-      process.stdout.write(`  round ${round}  ${name.padEnd(28)} p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ${result.requests.average.toFixed(0)} req/s\n`);
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      for (const [name, path] of scenarios) {
+        const result = await autocannon({ url: `${service.url}${path}`, headers, connections, duration: seconds });
+        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+        const run = runs.get(name) ?? { p50: [], p99: [], rps: [] };
+        run.p50.push(result.latency.p50);
+        run.p99.push(result.latency.p99);
+        run.rps.push(result.requests.average);
+        runs.set(name, run);
+        process.stdout.write(`  round ${round}  ${name.padEnd(28)} p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ${result.requests.average.toFixed(0)} req/s\n`);
+      }
     }
+  } finally {
+    await service.stop();
   }
   // Each page is judged against the plain page of its own length.
   const plainOf = (name: string) => (name.includes('limit=100') ? 'plain page, limit=100' : 'plain page (scope=all)');
@@ -145,7 +157,6 @@ async function main() {
   process.stdout.write(`\n${table.join('\n')}\n\n`);
   process.stdout.write(`p50, p99, req/s: the median of the ${rounds} rounds' figures; statements: one request's, authentication included.\n`);
   process.stdout.write(`SUMMARY: ${failed === 0 ? 'all PASS' : `${failed} FAIL`}\n`);
-  await app.close();
   await handle.close();
 }
 

@@ -29,16 +29,13 @@
  *   BENCH_LIST_LIMIT=100 npm run bench -- floor    (list page size; the default page when unset)
  *   BENCH_ONLY=customer,list npm run bench -- floor (a subset of the scenarios)
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync, readFileSync, mkdtempSync, rmSync, readdirSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon, { type Options as AutocannonOptions } from 'autocannon';
 import { pino } from 'pino';
 import postgres from 'postgres';
-import { freePort } from '../tests/helpers/server-process';
 import { loadConfig } from '../src/config';
 import { openDatabase, queryRows, sql } from '../src/db/client';
 import { seedDemo } from '../src/demo/seed-demo';
@@ -48,6 +45,7 @@ import { createApiKey, createSession, rolePermissions } from '../src/services/ac
 import { DEFAULT_LIMIT } from '../src/services/receivables/list-documents';
 import { createRateLimits } from '../src/services/rate-limit/limits';
 import { encode, type FloorPlan, type ParamRole, type PlannedStatement, type RoutePlan } from './floor-plan';
+import { buildService, LIMITS_OUT_OF_REACH, startBuiltService, startChild, type Child } from './service-process';
 import { median } from './stats';
 
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_floor';
@@ -62,9 +60,8 @@ const coldRequests = 5;
 const showSql = process.env.BENCH_SHOW_SQL === '1';
 /** Page size of the list scenario; the service's default page when unset. */
 const listLimit = process.env.BENCH_LIST_LIMIT;
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEMO_ORG = 'Acme Trading Sdn Bhd';
-const LIMITS = '1000000000';
+const LIMITS = LIMITS_OUT_OF_REACH;
 
 interface Scenario {
   key: 'customer' | 'invoice' | 'list' | 'create' | 'session';
@@ -211,54 +208,6 @@ function depsFor(db: AppDeps['db'], databaseUrl: string, payoutKey: string, curs
     JOB_POLL_INTERVAL_MS: '0',
   } as NodeJS.ProcessEnv);
   return { db, dbKind: 'postgres', config, log: pino({ level: 'silent' }), now: () => new Date(), rateLimits: createRateLimits(config, 'postgres', db) };
-}
-
-interface Child {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-  stop(): Promise<void>;
-}
-
-async function startChild(name: string, args: string[], env: Record<string, string>): Promise<Child> {
-  const port = await freePort();
-  let out = '';
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d) => (out = (out + String(d)).slice(-20_000)));
-  child.stderr?.on('data', (d) => (out = (out + String(d)).slice(-20_000)));
-  const base = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
-  };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${out}`);
-    try {
-      const res = await fetch(`${base}/readyz`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`${name} did not become ready:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { name, url: base, child, output: () => out, stop };
 }
 
 /** CPU time (user + system) a process has used so far, in ms (from /proc/<pid>/stat, 100 ticks a second). */
@@ -451,8 +400,7 @@ async function main() {
 
   // 3. The service, the floor and the minimal floor as child processes on the same database.
   // The service as `npm start` runs it: the compiled bundle (npm run build), not tsx.
-  const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('npm run build failed');
+  buildService();
   const redisUrl = process.env.BENCH_REDIS === '0' ? undefined : await reachableRedis(process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379');
   const children: Child[] = [];
   const results: Record<string, SideRuns> = {};
@@ -534,22 +482,11 @@ async function runRounds(s: Scenario, targets: Child[], service: Child, token: s
 
 /** The service as package.json's start script runs it (BENCH_NODE_FLAGS replaces the flags), limits out of reach. */
 function startService(name: string, o: { url: string; cursorSecret: string; payoutKey: string; redisUrl?: string }): Promise<Child> {
-  const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '--max-old-space-size=256').split(' ').filter(Boolean);
-  return startChild(name, [...nodeFlags, 'dist/main.js'], {
-    NODE_ENV: 'production',
+  return startBuiltService(name, {
     DATABASE_URL: o.url,
     ...(o.redisUrl ? { REDIS_URL: o.redisUrl, RATE_LIMIT_REDIS_PREFIX: `bench-floor-${randomUUID().slice(0, 8)}` } : {}),
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'warn',
     CURSOR_SECRET: o.cursorSecret,
     PAYOUT_ENCRYPTION_KEY: o.payoutKey,
-    JOB_POLL_INTERVAL_MS: '0',
-    IDEMPOTENCY_PURGE_INTERVAL_SECONDS: '0',
-    RATE_LIMIT_PER_KEY: LIMITS,
-    RATE_LIMIT_PER_ORGANIZATION: LIMITS,
-    RATE_LIMIT_PER_MEMBER: LIMITS,
-    RATE_LIMIT_AUTH_FAILURES: LIMITS,
-    DATABASE_POOL_SIZE: '10',
   });
 }
 
