@@ -3,20 +3,17 @@
  * bundle of `npm run build`, `node --max-old-space-size=256 dist/main.js`, BENCH_NODE_FLAGS replacing
  * the flags) and any other server script, each on a free port, ready once `/readyz` answers.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../tests/helpers/server-process';
+import { startServerProcess, type ServerProcess } from '../tests/helpers/server-process';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Rate limits far above anything a benchmark sends: they measure the work, not the limiter. */
 export const LIMITS_OUT_OF_REACH = '1000000000';
 
-export interface Child {
+/** A server child process, named for the benchmark's report. */
+export interface Child extends ServerProcess {
   name: string;
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-  stop(): Promise<void>;
 }
 
 /** `npm run build` (the service's bundle in dist/), as `npm start` does first. */
@@ -25,45 +22,9 @@ export function buildService(): void {
   if (build.status !== 0) throw new Error('npm run build failed');
 }
 
-/** `node <args>` in the project's folder on a free port (PORT, HOST), once its /readyz answers 200 (within 60 s). */
+/** `node <args>` in the project's folder on a free port, once its /readyz answers 200 (within 60 s): the tests' startServerProcess. */
 export async function startChild(name: string, args: string[], env: Record<string, string>): Promise<Child> {
-  const port = await freePort();
-  let out = '';
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d) => (out = (out + String(d)).slice(-20_000)));
-  child.stderr?.on('data', (d) => (out = (out + String(d)).slice(-20_000)));
-  const base = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
-  };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${out}`);
-    try {
-      const res = await fetch(`${base}/readyz`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`${name} did not become ready:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { name, url: base, child, output: () => out, stop };
+  return { name, ...(await startServerProcess(env, { args, cwd: ROOT, readyWithinMs: 60_000 })) };
 }
 
 /**

@@ -353,7 +353,6 @@ async function writeDocument(
   const organizationId = ctx.org.id;
   const { input, header, lines, totals } = d;
   const kind = input.kind;
-  const projects = [...new Set(lines.flatMap((c) => c.projectIds))];
   const def = await cachedWorkflow(ctx, 'receivable_document');
   const invoiceDate = ctx.today;
   // The document, its lines and the event telling of it, in one statement.
@@ -374,14 +373,7 @@ async function writeDocument(
       reason: kind === 'sales_invoice' ? null : (input.reason ?? null),
       originalInvoiceId: kind === 'sales_invoice' ? null : (input.original_invoice_id ?? null),
       customFields: input.custom_fields ?? {},
-      netTotal: totals.net_total.toFixed(),
-      taxTotal: totals.tax_total.toFixed(),
-      grossAmount: totals.gross_amount.toFixed(),
-      grossBase: totals.gross_base.toFixed(),
-      outstanding: totals.gross_amount.toFixed(),
-      outstandingBase: totals.gross_base.toFixed(),
-      projectId: projects.length === 1 ? projects[0]! : null,
-      multipleProjects: projects.length > 1,
+      ...totalsColumns(totals, lines),
     },
     lines: lines.map((c, i) => lineValues(c, i)),
     event: {
@@ -411,6 +403,24 @@ async function writeDocument(
     timeline: [],
     // A new record: every file given is bound to it, in the order given.
     attachmentIds: input.attachment_ids ?? [],
+  };
+}
+
+/**
+ * A draft's stored totals and project from its priced lines: a draft has no allocations, so what is
+ * outstanding is the whole of it; the project is the one project its lines' shares name, if one.
+ */
+export function totalsColumns(totals: DocumentTotals, lines: CheckedLine[]) {
+  const projects = [...new Set(lines.flatMap((c) => c.projectIds))];
+  return {
+    netTotal: totals.net_total.toFixed(),
+    taxTotal: totals.tax_total.toFixed(),
+    grossAmount: totals.gross_amount.toFixed(),
+    grossBase: totals.gross_base.toFixed(),
+    outstanding: totals.gross_amount.toFixed(),
+    outstandingBase: totals.gross_base.toFixed(),
+    projectId: projects.length === 1 ? projects[0]! : null,
+    multipleProjects: projects.length > 1,
   };
 }
 

@@ -37,6 +37,7 @@ import {
   checkLine,
   documentTotals,
   lineReferences,
+  totalsColumns,
   writeLines,
   type CheckedLine,
   type PrepareDocumentInput,
@@ -134,19 +135,7 @@ export async function updateDraft(ctx: ServiceContext, input: UpdateDraftInput):
     for (const [tradeLineId, invoiced] of priced.tradeInvoiced) {
       await setTradeLineInvoiced(db, { organizationId, id: tradeLineId, quantityInvoiced: invoiced.toFixed() });
     }
-    const projects = [...new Set(priced.lines.flatMap((c) => c.projectIds))];
-    const { totals } = priced;
-    lineColumns = {
-      netTotal: totals.net_total.toFixed(),
-      taxTotal: totals.tax_total.toFixed(),
-      grossAmount: totals.gross_amount.toFixed(),
-      grossBase: totals.gross_base.toFixed(),
-      // A draft has no allocations: what is outstanding is the whole of it.
-      outstanding: totals.gross_amount.toFixed(),
-      outstandingBase: totals.gross_base.toFixed(),
-      projectId: projects.length === 1 ? projects[0]! : null,
-      multipleProjects: projects.length > 1,
-    };
+    lineColumns = totalsColumns(priced.totals, priced.lines);
   }
   await updateDocument(db, { organizationId, id }, {
     customerId: merged.customer_id,
