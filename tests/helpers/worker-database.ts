@@ -10,10 +10,15 @@ import { availableParallelism } from 'node:os';
  * suite's row checks) reads that copy. Through PgBouncer the copies are reached the same way (its
  * configuration takes any database name).
  */
-export const TEST_WORKERS = Math.max(2, availableParallelism());
-
 /** Whether each worker has a database of its own: on PostgreSQL (the embedded database is per file anyway). */
 export const perWorkerDatabases = Boolean(process.env.TEST_DATABASE_URL);
+
+/**
+ * Files run at once: a worker per core on the embedded database (its files are CPU-bound: PGlite and
+ * the console's Chromium), one more on PostgreSQL, whose files wait on the server's processes, on
+ * PgBouncer and on spawned servers (2 workers kept 1.4 of 2 cores busy in the CI run of 2026-12-07).
+ */
+export const TEST_WORKERS = perWorkerDatabases ? Math.max(3, availableParallelism() + 1) : Math.max(2, availableParallelism());
 
 /** `url` with its database replaced by `name`. */
 export function withDatabaseName(url: string, name: string): string {
