@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { preparedBuilder, type Database } from '../client';
 import { events, webhookEndpoints } from '../schema';
 import { keysetCondition } from './keyset';
@@ -24,6 +24,16 @@ export async function insertEvent(db: Database, event: NewEvent): Promise<Append
   return { ...row!, subscribedEndpointIds: [...(row!.subscribedEndpointIds ?? [])] };
 }
 
+/**
+ * The ids of the organization's enabled webhook endpoints subscribed to an event type (or to every
+ * type), in id order, as an array expression over an event row's organization and type columns: what
+ * every statement that appends an event answers beside it.
+ */
+export function subscribedEndpointIdsSql(organizationId: SQL, type: SQL): SQL<string[]> {
+  return sql<string[]>`array(select w.id from ${webhookEndpoints} w where w.organization_id = ${organizationId} and w.enabled
+    and (w.types @> array[${type}]::text[] or w.types @> array['*']::text[]) order by w.id)`;
+}
+
 /** insertEvent's statement, its text built once (the values through the columns' encoders). */
 const insertEventStatement = preparedBuilder<AppendedEvent>((db) => {
   const p = (name: keyof NewEvent) => sql.placeholder(name);
@@ -41,7 +51,7 @@ const insertEventStatement = preparedBuilder<AppendedEvent>((db) => {
     } as never)
     .returning({
       ...getTableColumns(events),
-      subscribedEndpointIds: sql<string[]>`array(select w.id from ${webhookEndpoints} w where w.organization_id = ${events.organizationId} and w.enabled and (w.types @> array[${events.type}]::text[] or w.types @> array['*']::text[]) order by w.id)`,
+      subscribedEndpointIds: subscribedEndpointIdsSql(sql`${events.organizationId}`, sql`${events.type}`),
     });
 });
 

@@ -5,7 +5,6 @@ import {
   allocations,
   analyticAccounts,
   events,
-  webhookEndpoints,
   receipts,
   receivableDocumentLines,
   receivableDocuments,
@@ -14,7 +13,7 @@ import {
 } from '../schema';
 import { isGroupCompanySql } from './customers';
 import { columnsOf, decodeJsonRows, jsonRows, jsonRowsFrom } from './json-rows';
-import type { AppendedEvent, NewEvent } from './events';
+import { subscribedEndpointIdsSql, type AppendedEvent, type NewEvent } from './events';
 import { attachmentIdsColumn, decodeAttachmentIds } from './files';
 
 export type DocumentRow = typeof receivableDocuments.$inferSelect;
@@ -80,8 +79,7 @@ const insertDraftStatement = preparedSql<{ document: unknown; lines: unknown; ev
     select ${jsonRowsFrom(receivableDocuments, sql`d`, ['id'])} as document,
       ${jsonRowsFrom(receivableDocumentLines, sql`l`, ['line_no'])} as lines,
       ${jsonRowsFrom(events, sql`e`, ['id'])} as event,
-      array(select w.id from ${webhookEndpoints} w, e where w.organization_id = e.organization_id and w.enabled
-        and (w.types @> array[e.type]::text[] or w.types @> array['*']::text[]) order by w.id) as subscribed`;
+      (select ${subscribedEndpointIdsSql(sql`e.organization_id`, sql`e.type`)} from e) as subscribed`;
 });
 
 /** The text a value of the document's `key` column is sent as (its column's encoding; a timestamp as ISO text, a jsonb as JSON text). */

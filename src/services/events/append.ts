@@ -59,7 +59,17 @@ export async function runSubscribers(db: Database, event: AppendedEvent): Promis
   for (const subscriber of subscribers) await subscriber(db, event);
 }
 
+/**
+ * The fields of an event told by a change made through a service context (its actor and clock), for a
+ * statement that writes the event beside the change (the subject's id and revision come from the row
+ * it writes): recordEvent's fields, so both ways of appending tell the same.
+ */
+export function contextEvent(ctx: ServiceContext, type: EventType, subjectType: SubjectType, data: Record<string, unknown> = {}) {
+  return { type, occurredAt: ctx.now, actorMemberId: ctx.principal.memberId, subjectType, data };
+}
+
 /** The event of a change made through a service context: its organization, actor and clock. */
 export function recordEvent(ctx: ServiceContext, type: EventType, subject: EventSubject, data: Record<string, unknown> = {}): Promise<EventRow> {
-  return appendEvent(ctx.db, { organizationId: ctx.org.id, type, occurredAt: ctx.now, actorMemberId: ctx.principal.memberId, subject, data });
+  const { occurredAt, actorMemberId } = contextEvent(ctx, type, subject.type, data);
+  return appendEvent(ctx.db, { organizationId: ctx.org.id, type, occurredAt, actorMemberId, subject, data });
 }

@@ -10,7 +10,7 @@
  * original invoice and the custom fields, then the write (writeDocument, writeLines). A draft's
  * update (update-draft.ts) calls these same steps, so the two can never price or refuse differently.
  */
-import { runSubscribers } from '../events/append';
+import { contextEvent, runSubscribers } from '../events/append';
 import { stateOf } from '../workflow/transitions';
 import { cachedCustomFieldDefinitions, cachedWorkflow } from '../org-config-cache';
 import type Decimal from 'decimal.js';
@@ -376,13 +376,7 @@ async function writeDocument(
       ...totalsColumns(totals, lines),
     },
     lines: lines.map((c, i) => lineValues(c, i)),
-    event: {
-      type: 'receivables.invoice.created',
-      occurredAt: ctx.now,
-      actorMemberId: ctx.principal.memberId,
-      subjectType: 'receivable_document',
-      data: { kind, state: def.initial_state, semantic: stateOf(def, def.initial_state).semantic },
-    },
+    event: contextEvent(ctx, 'receivables.invoice.created', 'receivable_document', { kind, state: def.initial_state, semantic: stateOf(def, def.initial_state).semantic }),
   });
   const inserted = written.document;
   await runSubscribers(db, written.event);

@@ -122,7 +122,7 @@ function authorityInForce(
   today: Today,
   claim: Pick<ClaimRow, 'claimantMemberId' | 'claimantPositionId'>,
   s: SignoffRow,
-  total: string,
+  total: () => string,
 ): { signoff: SignoffRow; added: SignoffAuthority[] } {
   const step = resolutionStep(s.state);
   const res = resolveSignoff({
@@ -130,7 +130,8 @@ function authorityInForce(
     claimantMemberId: claim.claimantMemberId,
     claimantPositionId: claim.claimantPositionId,
     step,
-    amount: step === 'review' ? total : s.amount,
+    // Review's bands compare the claim total (computed only then); finance's the share.
+    amount: step === 'review' ? total() : s.amount,
     currency: s.currency,
     analyticAccountId: s.analyticAccountId,
     axisId: s.axisId,
@@ -161,12 +162,9 @@ export async function refreshOpenSignoffs(ctx: ServiceContext): Promise<void> {
   for (const s of open) {
     const claim = await findClaim(ctx.db, { organizationId, id: s.claimId });
     if (!claim) continue;
-    let total = totals.get(claim.id);
-    if (total === undefined) {
-      total = claimTotal(await activeLinesWithShares(ctx, claim.id), ctx.org.baseCurrency);
-      totals.set(claim.id, total);
-    }
-    const { added } = authorityInForce(today, claim, s, total);
+    const total = totals.get(claim.id) ?? claimTotal(await activeLinesWithShares(ctx, claim.id), ctx.org.baseCurrency);
+    totals.set(claim.id, total);
+    const { added } = authorityInForce(today, claim, s, () => total);
     if (added.length === 0) continue;
     const eligible = [...new Set([...s.eligible, ...added.map((a) => a.member_id)])];
     await replaceSignoffAuthorities(ctx.db, { organizationId, id: s.id, authorities: [...s.authorities, ...added], eligible });
@@ -330,13 +328,19 @@ export async function claimStepFactsOf(
   const unsignedOf = (claimId: string) => (stored.get(claimId) ?? []).filter((s) => !s.signatureId);
   const unsignedAccounts = [...new Set(placed.flatMap(({ claim }) => unsignedOf(claim.id).map((s) => s.analyticAccountId)))];
   const today = unsignedAccounts.length ? { ...(await setup.chartAndAssignments(unsignedAccounts)), grants } : undefined;
-  const linesOf = (claimId: string) => (linesRead ? amountLinesOf(linesRead, claimId) : []);
+  // Each claim's amount lines built once, when something asks (the total on review, the required axes).
+  const amountLines = new Map<string, AmountLine[]>();
+  const linesOf = (claimId: string) => {
+    let lines = amountLines.get(claimId);
+    if (!lines) amountLines.set(claimId, (lines = linesRead ? amountLinesOf(linesRead, claimId) : []));
+    return lines;
+  };
   // Authority is weighed at signing as at opening: only what is still in force today signs (and is shown).
   const inForce = new Map(
     placed.map(({ claim }) => {
       const signoffs = stored.get(claim.id) ?? [];
       if (!today || !signoffs.some((s) => !s.signatureId)) return [claim.id, signoffs];
-      const total = claimTotal(linesOf(claim.id), ctx.org.baseCurrency);
+      const total = () => claimTotal(linesOf(claim.id), ctx.org.baseCurrency);
       return [claim.id, signoffs.map((s) => (s.signatureId ? s : authorityInForce(today, claim, s, total).signoff))];
     }),
   );

@@ -49,9 +49,9 @@ export function primaryGrant(grants: GrantRow[], step: ApprovalStep, axisId: str
 }
 
 function bandCovers(bands: ApprovalBand[], amount: string, level?: number): boolean {
-  const applicable = bands.filter((b) => b.level === undefined || level === undefined || b.level === level);
   if (bands.length === 0) return true;
-  return applicable.some((b) => new Dec(amount).gte(b.min_amount) && (b.max_amount === null || new Dec(amount).lte(b.max_amount)));
+  const value = new Dec(amount);
+  return bands.some((b) => (b.level === undefined || level === undefined || b.level === level) && value.gte(b.min_amount) && (b.max_amount === null || value.lte(b.max_amount)));
 }
 
 function bandText(bands: ApprovalBand[], amount: string, currency: string, level?: number): string {
