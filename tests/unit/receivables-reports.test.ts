@@ -34,10 +34,10 @@ describe('DSO by countback', () => {
 describe('ageing CSV', () => {
   it('quotes per RFC 4180 and never lets a spreadsheet run a name as a formula', () => {
     const report = ageingView('MYR', '2026-03-31', [30, 60, 90, 120], [
-      { customer_id: 'c1', code: 'C-1', legal_name: '=HYPERLINK("x")', currency: 'MYR', is_group_company: false, amounts: ',,10.5,,,',
-        line_amount: '10.5', line_base: '10.5', bucket_base: '-4.47,,10.5,,,', total_base: '6.03' },
-      { customer_id: 'c2', code: 'C-2', legal_name: 'Tan, Lim & Co', currency: 'USD', is_group_company: true, amounts: '-1,,,,,',
-        line_amount: '-1', line_base: '-4.47', bucket_base: '-4.47,,10.5,,,', total_base: '6.03' },
+      { customer_id: 'c1', code: 'C-1', legal_name: '=HYPERLINK("x")', currency: 'MYR', is_group_company: false, amounts: [null, null, '10.5', null, null, null],
+        line_amount: '10.5', line_base: '10.5', bucket_base: ['-4.47', null, '10.5', null, null, null], total_base: '6.03' },
+      { customer_id: 'c2', code: 'C-2', legal_name: 'Tan, Lim & Co', currency: 'USD', is_group_company: true, amounts: ['-1', null, null, null, null, null],
+        line_amount: '-1', line_base: '-4.47', bucket_base: ['-4.47', null, '10.5', null, null, null], total_base: '6.03' },
     ]);
     expect(ageingCsv(report).split('\r\n')).toEqual([
       'customer_code,legal_name,is_group_company,currency,current,days_1_30,days_31_60,days_61_90,days_91_120,over_120,total,total_base,base_currency',
@@ -50,8 +50,8 @@ describe('ageing CSV', () => {
 
   it('edges the organization set name the buckets and the columns', () => {
     const report = ageingView('MYR', '2026-03-31', [14, 45], [
-      { customer_id: 'c1', code: 'C-1', legal_name: 'Kedai Ah Seng', currency: 'MYR', is_group_company: false, amounts: ',,,7.25',
-        line_amount: '7.25', line_base: '7.25', bucket_base: ',,,7.25', total_base: '7.25' },
+      { customer_id: 'c1', code: 'C-1', legal_name: 'Kedai Ah Seng', currency: 'MYR', is_group_company: false, amounts: [null, null, null, '7.25'],
+        line_amount: '7.25', line_base: '7.25', bucket_base: [null, null, null, '7.25'], total_base: '7.25' },
     ]);
     expect(report.bucket_keys).toEqual(['current', 'days_1_14', 'days_15_45', 'over_45']);
     expect(report.totals_base).toEqual({ current: '0.00', days_1_14: '0.00', days_15_45: '0.00', over_45: '7.25' });

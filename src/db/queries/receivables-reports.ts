@@ -139,15 +139,15 @@ export interface AgeingRow {
   currency: string;
   is_group_company: boolean;
   /**
-   * Σ amount per bucket (0 current, then one per edge, the last over the last edge), joined by commas
-   * (empty: nothing in it); text, not an array, so every driver answers it alike.
+   * Σ amount per bucket (0 current, then one per edge, the last over the last edge), each as text
+   * (null: nothing in it); a JSON array, which every driver answers alike as an array of strings.
    */
-  amounts: string;
+  amounts: (string | null)[];
   /** Σ amount and Σ base of the line, over its buckets. */
   line_amount: string;
   line_base: string;
   /** Σ base of each bucket over every line (as `amounts`), and Σ base of every line (the same on each row). */
-  bucket_base: string;
+  bucket_base: (string | null)[];
   total_base: string;
 }
 
@@ -175,9 +175,9 @@ export async function ageingAsAt(db: Database, q: AsAtQuery & { edges: readonly 
   return reportTransaction(db, (tx) => queryRows<AgeingRow>(
     tx,
     sql`select g.customer_id::text as customer_id, c.code, c.legal_name, g.currency,
-        array_to_string(array[${each((i) => `g.a${i}`)}]::text[], ',', '') as amounts,
+        json_build_array(${each((i) => `g.a${i}::text`)}) as amounts,
         (${lineAmount})::text as line_amount, (${lineBase})::text as line_base,
-        array_to_string(array[${each((i) => `sum(g.b${i}) over ()`)}]::text[], ',', '') as bucket_base, (sum(${lineBase}) over ())::text as total_base,
+        json_build_array(${each((i) => `(sum(g.b${i}) over ())::text`)}) as bucket_base, (sum(${lineBase}) over ())::text as total_base,
         ${isGroupCompanySql('c.organization_id', 'c.id', q.asOf)} as is_group_company
       from (
         select customer_id, currency, ${each((i) => `sum(amount) filter (where bucket = ${i}) as a${i}, sum(base) filter (where bucket = ${i}) as b${i}`)}

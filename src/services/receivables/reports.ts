@@ -52,7 +52,7 @@ function asAtQuery(ctx: ServiceContext, asOf: string) {
  */
 export function ageingView(baseCurrency: string, asOf: string, edges: readonly number[], rows: readonly AgeingRow[]): AgeingReport {
   const keys = ageingBucketKeys(edges);
-  const sums = (joined: string | undefined) => (joined ?? '').split(',').map((v) => v || '0');
+  const sums = (each: readonly (string | null)[] | undefined) => (each ?? []).map((v) => v ?? '0');
   const bucketsBase = sums(rows[0]?.bucket_base);
   const customers = rows.map((row, _, __, amounts = sums(row.amounts)) => ({
     customer_id: row.customer_id,
