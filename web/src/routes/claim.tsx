@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
-import { claimQuery, lineReferenceQuery, memberNamesQuery, returnedBy, type ClaimAnswer, type ClaimLine, type TransitionDescriptor } from '../api/claims';
+import { claimQuery, lineReferenceQuery, memberNamesQuery, returnedBy, type ClaimAnswer, type ClaimLine, type LineReference, type TransitionDescriptor } from '../api/claims';
 import { isStale, problemOf, type ConsoleProblem } from '../api/problem';
 import { problemMessage } from '../api/problem-message';
 import { trpc, write } from '../api/trpc';
@@ -74,35 +74,45 @@ export function NewClaimPage() {
   );
 }
 
-type Editing = { kind: 'new' } | { kind: 'line'; line: ClaimLine } | undefined;
+type Notice = { tone: 'error' | 'warning'; message: string };
 
-/** A claim: who returned it and why (first), its state, total and actions, its lines, and the line form. */
-export function ClaimPage({ claimId }: { claimId: string }) {
-  const { t, locale, language } = useI18n();
+/**
+ * What every write on the claim page does with its outcome: an answer becomes the claim shown (the
+ * lists refreshed); a stale revision reloads the claim and says so; any other refusal is said as it is.
+ */
+function useClaimWrites(claimId: string, setNotice: (notice: Notice) => void) {
+  const { t } = useI18n();
   const queryClient = useQueryClient();
-  const toast = useToast();
-  const claim = useQuery(claimQuery(claimId));
-  const reference = useQuery(lineReferenceQuery);
-  const members = useQuery(memberNamesQuery);
-  const { dateTime } = useDates();
-  const [editing, setEditing] = useState<Editing>();
-  const [notice, setNotice] = useState<{ tone: 'error' | 'warning'; message: string }>();
-  const [asking, setAsking] = useState<TransitionDescriptor>();
-  const heading = useRef<HTMLHeadingElement>(null);
-
-  /** A write's answer becomes the claim shown; the lists are refreshed. */
   const settle = (answer: ClaimAnswer) => {
     queryClient.setQueryData(claimQuery(claimId).queryKey, answer);
     void queryClient.invalidateQueries({ queryKey: ['expenses.claims.list'] });
     void queryClient.invalidateQueries({ queryKey: ['me.todo'] });
   };
-  /** A failed write: a stale revision reloads the claim and says so; the rest is said as it is. */
   const failed = async (problem: ConsoleProblem) => {
     if (isStale(problem)) {
       await queryClient.invalidateQueries({ queryKey: claimQuery(claimId).queryKey });
       setNotice({ tone: 'warning', message: t('problem.stale') });
     } else setNotice({ tone: 'error', message: problemMessage(problem, t) });
   };
+  return { settle, failed };
+}
+
+type Editing = { kind: 'new' } | { kind: 'line'; line: ClaimLine } | undefined;
+
+/** A claim: who returned it and why (first), its state, total and actions, its lines, and the line form. */
+export function ClaimPage({ claimId }: { claimId: string }) {
+  const { t, language } = useI18n();
+  const toast = useToast();
+  const claim = useQuery(claimQuery(claimId));
+  const reference = useQuery(lineReferenceQuery);
+  const members = useQuery(memberNamesQuery);
+  const { dateTime } = useDates();
+  const [editing, setEditing] = useState<Editing>();
+  const [notice, setNotice] = useState<Notice>();
+  const [asking, setAsking] = useState<TransitionDescriptor>();
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const { settle, failed } = useClaimWrites(claimId, setNotice);
 
   const transition = useMutation({
     mutationFn: ({ d, reason }: { d: TransitionDescriptor; reason?: string }) =>
@@ -133,7 +143,6 @@ export function ClaimPage({ claimId }: { claimId: string }) {
   if (claim.error) return <Alert tone="error">{problemMessage(problemOf(claim.error), t)}</Alert>;
   const answer = claim.data;
   const c = answer.claim;
-  const back = returnedBy(answer);
   const nameOf = (id: string) => members.data?.get(id) ?? (members.isPending ? '…' : t('claim.someone'));
   const editable = c.semantic === 'draft';
   const actions = answer.available_transitions.filter((d) => d.allowed || d.gate === 'reporter');
@@ -147,38 +156,27 @@ export function ClaimPage({ claimId }: { claimId: string }) {
     else transition.mutate({ d }, { onError: (error) => void failed(problemOf(error)) });
   };
 
+  const lineForm = (line?: ClaimLine) =>
+    reference.data ? (
+      <LineForm
+        key={line?.id ?? 'new'}
+        claim={answer}
+        reference={reference.data}
+        line={line}
+        onSaved={(a) => {
+          settle(a);
+          setEditing(undefined);
+          setNotice(undefined);
+          toast(t(line ? 'line.saved' : 'line.added'));
+        }}
+        onStale={() => void failed({ status: 409, code: 'conflict', detail: '', pointers: [], extensions: {} })}
+        onCancel={() => setEditing(undefined)}
+      />
+    ) : null;
+
   return (
     <>
-      {back ? (
-        <div role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900" data-testid="returned-banner">
-          <p className="font-semibold">{t('claim.returnedBy', { name: nameOf(back.actor_member_id), when: formatDateTime(back.decided_at, locale) })}</p>
-          <p className="mt-1">
-            <span className="font-medium">{t('claim.returnReason')}</span> <q>{back.reason}</q>
-          </p>
-        </div>
-      ) : null}
-      <nav aria-label={t('claim.breadcrumb')} className="mb-2 text-sm">
-        <Link to="/claims" className="text-blue-800 underline">
-          {t('claims.title')}
-        </Link>
-      </nav>
-      <div className="mb-4 flex flex-col gap-2">
-        <p className="text-sm font-medium text-slate-700">{c.reference}</p>
-        <h1 ref={heading} tabIndex={-1} className="text-2xl font-semibold text-slate-900 focus:outline-none">
-          {c.title}
-        </h1>
-        <div className="flex flex-wrap items-center gap-3">
-          <Badge tone={claimStateTone(c.semantic)}>
-            <span data-testid="claim-state">{claimStateLabel(c.state, t)}</span>
-          </Badge>
-          <span className="text-slate-700">
-            {t('claim.total')}{' '}
-            <strong className="text-lg text-slate-900" data-testid="claim-total">
-              <Money amount={c.total} currency={c.currency} />
-            </strong>
-          </span>
-        </div>
-      </div>
+      <ClaimHeader answer={answer} nameOf={nameOf} headingRef={heading} />
 
       {notice ? (
         <Alert tone={notice.tone} className="mb-4">
@@ -186,26 +184,7 @@ export function ClaimPage({ claimId }: { claimId: string }) {
         </Alert>
       ) : null}
 
-      {duplicates.length ? (
-        <Alert tone="warning" className="mb-4">
-          <p className="font-medium">{t('claim.duplicates', { count: duplicates.length })}</p>
-          <ul className="list-disc pl-5">
-            {duplicates.map((l) => (
-              <li key={l.id}>
-                {t('claim.duplicateLine', { line: l.line_no, description: l.description })}{' '}
-                {l.duplicate_claim_references.map((ref, i) => (
-                  <span key={ref}>
-                    {i > 0 ? ', ' : ''}
-                    <Link to="/claims" search={{ q: ref }} className="underline">
-                      {ref}
-                    </Link>
-                  </span>
-                ))}
-              </li>
-            ))}
-          </ul>
-        </Alert>
-      ) : null}
+      {duplicates.length ? <DuplicatesAlert lines={duplicates} /> : null}
 
       {answer.settlements.length ? (
         <section aria-labelledby="claim-payment" className="mb-6">
@@ -216,34 +195,7 @@ export function ClaimPage({ claimId }: { claimId: string }) {
         </section>
       ) : null}
 
-      {actions.length ? (
-        <section aria-labelledby="claim-actions" className="mb-6">
-          <h2 id="claim-actions" className="sr-only">
-            {t('claim.actions')}
-          </h2>
-          <ul className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
-            {actions.map((d) => (
-              <li key={d.action_key} className="flex flex-col gap-1">
-                <Button
-                  variant={d.action_key === 'cancel' ? 'secondary' : 'primary'}
-                  disabled={!d.allowed}
-                  busy={transition.isPending && transition.variables?.d.action_key === d.action_key}
-                  aria-describedby={d.refusal ? `refusal-${d.action_key}` : undefined}
-                  data-action={d.action_key}
-                  onClick={() => take(d)}
-                >
-                  {descriptorLabel(d, language)}
-                </Button>
-                {d.refusal ? (
-                  <p id={`refusal-${d.action_key}`} className="max-w-md text-sm text-slate-700">
-                    {d.refusal.detail}
-                  </p>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {actions.length ? <ClaimActions actions={actions} pendingKey={transition.isPending ? transition.variables?.d.action_key : undefined} onTake={take} /> : null}
 
       <section aria-labelledby="claim-lines">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
@@ -256,94 +208,24 @@ export function ClaimPage({ claimId }: { claimId: string }) {
             </Button>
           ) : null}
         </div>
-        {editing?.kind === 'new' && reference.data ? (
-          <LineForm
-            key="new"
-            claim={answer}
-            reference={reference.data}
-            onSaved={(a) => {
-              settle(a);
-              setEditing(undefined);
-              setNotice(undefined);
-              toast(t('line.added'));
-            }}
-            onStale={() => void failed({ status: 409, code: 'conflict', detail: '', pointers: [], extensions: {} })}
-            onCancel={() => setEditing(undefined)}
-          />
-        ) : null}
+        {editing?.kind === 'new' ? lineForm() : null}
         {editing && !reference.data ? <p role="status">{reference.error ? problemMessage(problemOf(reference.error), t) : t('app.loading')}</p> : null}
         {active.length === 0 && editing?.kind !== 'new' ? <p className="text-slate-700">{t('claim.noLines')}</p> : null}
-        <ol className="flex flex-col gap-3" data-testid="claim-lines">
-          {active.map((line) =>
-            editing?.kind === 'line' && editing.line.id === line.id && reference.data ? (
-              <li key={line.id}>
-                <LineForm
-                  claim={answer}
-                  reference={reference.data}
-                  line={line}
-                  onSaved={(a) => {
-                    settle(a);
-                    setEditing(undefined);
-                    setNotice(undefined);
-                    toast(t('line.saved'));
-                  }}
-                  onStale={() => void failed({ status: 409, code: 'conflict', detail: '', pointers: [], extensions: {} })}
-                  onCancel={() => setEditing(undefined)}
-                />
-              </li>
-            ) : (
-              <li key={line.id}>
-                <LineCard
-                  line={line}
-                  claimCurrency={c.currency}
-                  categoryName={reference.data?.categories.find((x) => x.id === line.category_id)?.name}
-                  accountName={(id) => reference.data?.accounts.find((a) => a.id === id)?.name ?? id}
-                  actions={
-                    editable ? (
-                      <div className="mt-3 flex flex-wrap gap-2">
-                        <Button variant="secondary" onClick={() => setEditing({ kind: 'line', line })} aria-label={t('line.editNamed', { line: line.line_no })}>
-                          {t('line.edit')}
-                        </Button>
-                        <Button variant="ghost" busy={withdrawLine.isPending && withdrawLine.variables?.id === line.id} onClick={() => withdrawLine.mutate(line)} aria-label={t('line.withdrawNamed', { line: line.line_no })}>
-                          {t('line.withdraw')}
-                        </Button>
-                      </div>
-                    ) : null
-                  }
-                />
-              </li>
-            ),
-          )}
-        </ol>
-        {withdrawn.length ? (
-          <details className="mt-4">
-            <summary className="cursor-pointer text-slate-700">{t('claim.withdrawnLines', { count: withdrawn.length })}</summary>
-            <ol className="mt-2 flex flex-col gap-2">
-              {withdrawn.map((line) => (
-                <li key={line.id} className="text-slate-700">
-                  {line.line_no}. {line.description} <Money amount={line.base_amount} currency={c.currency} />
-                </li>
-              ))}
-            </ol>
-          </details>
-        ) : null}
+        <ActiveLines
+          lines={active}
+          currency={c.currency}
+          reference={reference.data}
+          editable={editable}
+          editingId={editing?.kind === 'line' && reference.data ? editing.line.id : undefined}
+          withdrawingId={withdrawLine.isPending ? withdrawLine.variables?.id : undefined}
+          lineForm={lineForm}
+          onEdit={(line) => setEditing({ kind: 'line', line })}
+          onWithdraw={(line) => withdrawLine.mutate(line)}
+        />
+        {withdrawn.length ? <WithdrawnLines lines={withdrawn} currency={c.currency} /> : null}
       </section>
 
-      {answer.decisions.length ? (
-        <section aria-labelledby="claim-history" className="mt-8">
-          <h2 id="claim-history" className="mb-2 text-xl font-semibold">
-            {t('claim.history')}
-          </h2>
-          <ol className="flex flex-col gap-2 text-slate-800">
-            {answer.decisions.map((d, i) => (
-              <li key={i}>
-                <span className="font-medium">{formatDateTime(d.decided_at, locale)}</span> — {t('claim.decision', { name: nameOf(d.actor_member_id), from: claimStateLabel(d.from, t), to: claimStateLabel(d.to, t) })}
-                {d.reason ? <span className="block text-slate-700">“{d.reason}”</span> : null}
-              </li>
-            ))}
-          </ol>
-        </section>
-      ) : null}
+      {answer.decisions.length ? <ClaimHistory decisions={answer.decisions} nameOf={nameOf} /> : null}
 
       <ReasonDialog
         descriptor={asking}
@@ -366,6 +248,197 @@ export function ClaimPage({ claimId }: { claimId: string }) {
         error={asking && transition.error ? problemMessage(problemOf(transition.error), t) : undefined}
       />
     </>
+  );
+}
+
+/** Who returned the claim and why (first on the page), the way back to the list, its reference, title, state and total. */
+function ClaimHeader({ answer, nameOf, headingRef }: { answer: ClaimAnswer; nameOf: (id: string) => string; headingRef: React.RefObject<HTMLHeadingElement | null> }) {
+  const { t, locale } = useI18n();
+  const c = answer.claim;
+  const back = returnedBy(answer);
+  return (
+    <>
+      {back ? (
+        <div role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900" data-testid="returned-banner">
+          <p className="font-semibold">{t('claim.returnedBy', { name: nameOf(back.actor_member_id), when: formatDateTime(back.decided_at, locale) })}</p>
+          <p className="mt-1">
+            <span className="font-medium">{t('claim.returnReason')}</span> <q>{back.reason}</q>
+          </p>
+        </div>
+      ) : null}
+      <nav aria-label={t('claim.breadcrumb')} className="mb-2 text-sm">
+        <Link to="/claims" className="text-blue-800 underline">
+          {t('claims.title')}
+        </Link>
+      </nav>
+      <div className="mb-4 flex flex-col gap-2">
+        <p className="text-sm font-medium text-slate-700">{c.reference}</p>
+        <h1 ref={headingRef} tabIndex={-1} className="text-2xl font-semibold text-slate-900 focus:outline-none">
+          {c.title}
+        </h1>
+        <div className="flex flex-wrap items-center gap-3">
+          <Badge tone={claimStateTone(c.semantic)}>
+            <span data-testid="claim-state">{claimStateLabel(c.state, t)}</span>
+          </Badge>
+          <span className="text-slate-700">
+            {t('claim.total')}{' '}
+            <strong className="text-lg text-slate-900" data-testid="claim-total">
+              <Money amount={c.total} currency={c.currency} />
+            </strong>
+          </span>
+        </div>
+      </div>
+    </>
+  );
+}
+
+/** The active lines whose documents another claim holds too, each with the claims to look at. */
+function DuplicatesAlert({ lines }: { lines: ClaimLine[] }) {
+  const { t } = useI18n();
+  return (
+    <Alert tone="warning" className="mb-4">
+      <p className="font-medium">{t('claim.duplicates', { count: lines.length })}</p>
+      <ul className="list-disc pl-5">
+        {lines.map((l) => (
+          <li key={l.id}>
+            {t('claim.duplicateLine', { line: l.line_no, description: l.description })}{' '}
+            {l.duplicate_claim_references.map((ref, i) => (
+              <span key={ref}>
+                {i > 0 ? ', ' : ''}
+                <Link to="/claims" search={{ q: ref }} className="underline">
+                  {ref}
+                </Link>
+              </span>
+            ))}
+          </li>
+        ))}
+      </ul>
+    </Alert>
+  );
+}
+
+/** The claim's transitions the caller may take (or is told why not), as the server describes them. */
+function ClaimActions({ actions, pendingKey, onTake }: { actions: TransitionDescriptor[]; pendingKey: string | undefined; onTake: (d: TransitionDescriptor) => void }) {
+  const { t, language } = useI18n();
+  return (
+    <section aria-labelledby="claim-actions" className="mb-6">
+      <h2 id="claim-actions" className="sr-only">
+        {t('claim.actions')}
+      </h2>
+      <ul className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+        {actions.map((d) => (
+          <li key={d.action_key} className="flex flex-col gap-1">
+            <Button
+              variant={d.action_key === 'cancel' ? 'secondary' : 'primary'}
+              disabled={!d.allowed}
+              busy={pendingKey === d.action_key}
+              aria-describedby={d.refusal ? `refusal-${d.action_key}` : undefined}
+              data-action={d.action_key}
+              onClick={() => onTake(d)}
+            >
+              {descriptorLabel(d, language)}
+            </Button>
+            {d.refusal ? (
+              <p id={`refusal-${d.action_key}`} className="max-w-md text-sm text-slate-700">
+                {d.refusal.detail}
+              </p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The active lines as cards (the one being edited as its form), with edit and withdraw on a draft. */
+function ActiveLines({
+  lines,
+  currency,
+  reference,
+  editable,
+  editingId,
+  withdrawingId,
+  lineForm,
+  onEdit,
+  onWithdraw,
+}: {
+  lines: ClaimLine[];
+  currency: string;
+  reference: LineReference | undefined;
+  editable: boolean;
+  editingId: string | undefined;
+  withdrawingId: string | undefined;
+  lineForm: (line: ClaimLine) => React.ReactNode;
+  onEdit: (line: ClaimLine) => void;
+  onWithdraw: (line: ClaimLine) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <ol className="flex flex-col gap-3" data-testid="claim-lines">
+      {lines.map((line) =>
+        editingId === line.id ? (
+          <li key={line.id}>{lineForm(line)}</li>
+        ) : (
+          <li key={line.id}>
+            <LineCard
+              line={line}
+              claimCurrency={currency}
+              categoryName={reference?.categories.find((x) => x.id === line.category_id)?.name}
+              accountName={(id) => reference?.accounts.find((a) => a.id === id)?.name ?? id}
+              actions={
+                editable ? (
+                  <div className="mt-3 flex flex-wrap gap-2">
+                    <Button variant="secondary" onClick={() => onEdit(line)} aria-label={t('line.editNamed', { line: line.line_no })}>
+                      {t('line.edit')}
+                    </Button>
+                    <Button variant="ghost" busy={withdrawingId === line.id} onClick={() => onWithdraw(line)} aria-label={t('line.withdrawNamed', { line: line.line_no })}>
+                      {t('line.withdraw')}
+                    </Button>
+                  </div>
+                ) : null
+              }
+            />
+          </li>
+        ),
+      )}
+    </ol>
+  );
+}
+
+/** The withdrawn lines, folded away under their count. */
+function WithdrawnLines({ lines, currency }: { lines: ClaimLine[]; currency: string }) {
+  const { t } = useI18n();
+  return (
+    <details className="mt-4">
+      <summary className="cursor-pointer text-slate-700">{t('claim.withdrawnLines', { count: lines.length })}</summary>
+      <ol className="mt-2 flex flex-col gap-2">
+        {lines.map((line) => (
+          <li key={line.id} className="text-slate-700">
+            {line.line_no}. {line.description} <Money amount={line.base_amount} currency={currency} />
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+/** Every decision on the claim, oldest first, with who took it and the reason given. */
+function ClaimHistory({ decisions, nameOf }: { decisions: ClaimAnswer['decisions']; nameOf: (id: string) => string }) {
+  const { t, locale } = useI18n();
+  return (
+    <section aria-labelledby="claim-history" className="mt-8">
+      <h2 id="claim-history" className="mb-2 text-xl font-semibold">
+        {t('claim.history')}
+      </h2>
+      <ol className="flex flex-col gap-2 text-slate-800">
+        {decisions.map((d, i) => (
+          <li key={i}>
+            <span className="font-medium">{formatDateTime(d.decided_at, locale)}</span> — {t('claim.decision', { name: nameOf(d.actor_member_id), from: claimStateLabel(d.from, t), to: claimStateLabel(d.to, t) })}
+            {d.reason ? <span className="block text-slate-700">“{d.reason}”</span> : null}
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 

@@ -196,45 +196,8 @@ function PayCard({ item }: { item: ClaimListItem }) {
         </Alert>
       ) : null}
       {claim.isPending || channels.isPending ? <p role="status">{t('app.loading')}</p> : null}
-      {channels.data ? (
-        channels.data.items.length ? (
-          <fieldset className="mt-3 flex flex-col gap-2">
-            <legend className="font-medium">{t('payments.payTo')}</legend>
-            {channels.data.items.map((ch: PayoutChannel) => (
-              <label key={ch.id} className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3 py-2 has-[:checked]:border-blue-700 has-[:checked]:bg-blue-50">
-                <input type="radio" name={`channel-${item.id}`} value={ch.id} checked={chosen === ch.id} onChange={() => setChannelId(ch.id)} className="h-5 w-5" />
-                <span>
-                  <span className="font-medium">{ch.name}</span>
-                  {ch.id === channels.data.preferred_channel_id ? <span className="text-sm text-slate-700"> ({t('payments.preferred')})</span> : null}
-                  <span className="block text-sm text-slate-700">{channelLine(ch)}</span>
-                </span>
-              </label>
-            ))}
-            {channelError ? <p className="text-sm font-medium text-red-700">{channelError}</p> : null}
-          </fieldset>
-        ) : (
-          <Alert tone="warning" className="mt-3">
-            {t('payments.noChannel')}
-          </Alert>
-        )
-      ) : null}
-      {bankLines.length ? (
-        <fieldset className="mt-3 flex flex-col gap-2">
-          <legend className="font-medium">{t('payments.bankFigures')}</legend>
-          <p className="text-sm text-slate-700">{t('payments.bankFiguresHint')}</p>
-          {bankLines.map((l, i) => (
-            <TextField
-              key={l.id}
-              name={`bank_charged_amounts.${i}.amount`}
-              inputMode="decimal"
-              label={t('payments.bankFigureOf', { line: l.line_no, description: l.description })}
-              value={bank[l.id] ?? l.base_amount}
-              onChange={(e) => setBank((all) => ({ ...all, [l.id]: e.target.value }))}
-              error={lineError(i)}
-            />
-          ))}
-        </fieldset>
-      ) : null}
+      {channels.data ? <ChannelChoice claimId={item.id} channels={channels.data} chosen={chosen} error={channelError} onChoose={setChannelId} /> : null}
+      {bankLines.length ? <BankFigures lines={bankLines} figures={bank} errorOf={lineError} onChange={(lineId, value) => setBank((all) => ({ ...all, [lineId]: value }))} /> : null}
       <div className="mt-3">
         <label className="flex flex-col gap-1">
           <span className="font-medium">{t('payments.proof')}</span>
@@ -268,6 +231,78 @@ function PayCard({ item }: { item: ClaimListItem }) {
       {pay && !pay.allowed && pay.refusal ? <p className="mt-2 text-sm text-slate-800">{pay.refusal.detail}</p> : null}
       <ReasonDialog descriptor={referring} busy={busy} serverError={referError} onClose={() => setReferring(undefined)} onConfirm={(reason) => void onRefer(reason)} />
     </li>
+  );
+}
+
+/** The claimant's payout channels to pay through (the preferred one first chosen), or that there is none. */
+function ChannelChoice({
+  claimId,
+  channels,
+  chosen,
+  error,
+  onChoose,
+}: {
+  claimId: string;
+  channels: { items: PayoutChannel[]; preferred_channel_id: string | null };
+  chosen: string | undefined;
+  error: string | undefined;
+  onChoose: (id: string) => void;
+}) {
+  const { t } = useI18n();
+  if (!channels.items.length) {
+    return (
+      <Alert tone="warning" className="mt-3">
+        {t('payments.noChannel')}
+      </Alert>
+    );
+  }
+  return (
+    <fieldset className="mt-3 flex flex-col gap-2">
+      <legend className="font-medium">{t('payments.payTo')}</legend>
+      {channels.items.map((ch) => (
+        <label key={ch.id} className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3 py-2 has-[:checked]:border-blue-700 has-[:checked]:bg-blue-50">
+          <input type="radio" name={`channel-${claimId}`} value={ch.id} checked={chosen === ch.id} onChange={() => onChoose(ch.id)} className="h-5 w-5" />
+          <span>
+            <span className="font-medium">{ch.name}</span>
+            {ch.id === channels.preferred_channel_id ? <span className="text-sm text-slate-700"> ({t('payments.preferred')})</span> : null}
+            <span className="block text-sm text-slate-700">{channelLine(ch)}</span>
+          </span>
+        </label>
+      ))}
+      {error ? <p className="text-sm font-medium text-red-700">{error}</p> : null}
+    </fieldset>
+  );
+}
+
+/** What the bank charged for each bank-charged line (its approved amount until changed), each with its refusal. */
+function BankFigures({
+  lines,
+  figures,
+  errorOf,
+  onChange,
+}: {
+  lines: { id: string; line_no: number; description: string; base_amount: string }[];
+  figures: Record<string, string>;
+  errorOf: (lineIndex: number) => string | undefined;
+  onChange: (lineId: string, value: string) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <fieldset className="mt-3 flex flex-col gap-2">
+      <legend className="font-medium">{t('payments.bankFigures')}</legend>
+      <p className="text-sm text-slate-700">{t('payments.bankFiguresHint')}</p>
+      {lines.map((l, i) => (
+        <TextField
+          key={l.id}
+          name={`bank_charged_amounts.${i}.amount`}
+          inputMode="decimal"
+          label={t('payments.bankFigureOf', { line: l.line_no, description: l.description })}
+          value={figures[l.id] ?? l.base_amount}
+          onChange={(e) => onChange(l.id, e.target.value)}
+          error={errorOf(i)}
+        />
+      ))}
+    </fieldset>
   );
 }
 

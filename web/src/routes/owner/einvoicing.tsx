@@ -60,12 +60,102 @@ export function EinvoicingPage({ children }: { children?: ReactNode }) {
   );
 }
 
+type FormValues = {
+  enabled: boolean;
+  login: string;
+  environment: string;
+  api_base_url: string;
+  client_id: string;
+  client_secret: string;
+  version: string;
+  pem: string;
+  private_key: string;
+  passphrase: string;
+  certificate_format: string;
+};
+
+/**
+ * What the owner changed, as the update takes it: only the fields that differ from the saved settings
+ * (a secret, key or certificate only when one was given; an emptied client id as null).
+ */
+async function changedSettings(settings: EinvoiceSettings, values: FormValues, pkcs12: File | undefined): Promise<Record<string, unknown>> {
+  const input: Record<string, unknown> = {};
+  if (values.enabled !== settings.enabled) input.enabled = values.enabled;
+  if (values.login !== settings.login) input.login = values.login;
+  if (values.environment !== settings.environment) input.environment = values.environment;
+  if (values.api_base_url.trim()) input.api_base_url = values.api_base_url.trim();
+  if (values.client_id !== (settings.client_id ?? '')) input.client_id = values.client_id.trim() === '' ? null : values.client_id.trim();
+  if (values.client_secret) input.client_secret = values.client_secret;
+  if (values.version !== settings.version) input.version = values.version;
+  if (values.certificate_format === 'pkcs12') {
+    if (pkcs12) input.certificate = { pkcs12: await base64Of(pkcs12), passphrase: values.passphrase };
+  } else if (values.pem || values.private_key) {
+    input.certificate = { pem: values.pem, private_key: values.private_key, ...(values.passphrase ? { passphrase: values.passphrase } : {}) };
+  }
+  return input;
+}
+
+/** The certificate in use (subject and issuer) and a new one: PEM certificate and key, or a PKCS#12 file, with its passphrase. */
+function CertificateFieldset({
+  settings,
+  values,
+  errors,
+  set,
+  onPkcs12,
+}: {
+  settings: EinvoiceSettings;
+  values: FormValues;
+  errors: Record<string, string | undefined>;
+  set: (key: keyof FormValues) => (e: { target: { value: string } }) => void;
+  onPkcs12: (file: File | undefined) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <fieldset className="flex flex-col gap-4 rounded-lg border border-slate-300 bg-white p-4">
+      <legend className="px-1 text-lg font-semibold">{t('settings.einvoicing.certificate')}</legend>
+      {settings.certificate ? (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          <dt className="text-slate-700">{t('settings.einvoicing.subject')}</dt>
+          <dd className="break-all">{settings.certificate.subject}</dd>
+          <dt className="text-slate-700">{t('settings.einvoicing.issuer')}</dt>
+          <dd className="break-all">{settings.certificate.issuer}</dd>
+        </dl>
+      ) : (
+        <p className="text-sm text-slate-700">{t('settings.einvoicing.noCertificate')}</p>
+      )}
+      <SelectField label={t('settings.einvoicing.certificateFormat')} name="certificate_format" value={values.certificate_format} onChange={set('certificate_format')}>
+        {CERTIFICATE_FORMATS.map((format) => (
+          <option key={format} value={format}>
+            {t(`settings.einvoicing.certificateFormat.${format}`)}
+          </option>
+        ))}
+      </SelectField>
+      {values.certificate_format === 'pkcs12' ? (
+        <TextField
+          label={t('settings.einvoicing.pkcs12')}
+          name="certificate.pkcs12"
+          type="file"
+          accept=".p12,.pfx,application/x-pkcs12"
+          onChange={(e) => onPkcs12(e.target.files?.[0])}
+          error={errors['certificate.pkcs12'] ?? errors.certificate}
+        />
+      ) : (
+        <>
+          <TextAreaField label={t('settings.einvoicing.pem')} name="certificate.pem" rows={4} value={values.pem} onChange={set('pem')} error={errors['certificate.pem'] ?? errors.certificate} />
+          <TextAreaField label={t('settings.einvoicing.privateKey')} name="certificate.private_key" rows={4} value={values.private_key} onChange={set('private_key')} error={errors['certificate.private_key']} />
+        </>
+      )}
+      <TextField label={t('settings.einvoicing.passphrase')} name="certificate.passphrase" type="password" value={values.passphrase} onChange={set('passphrase')} error={errors['certificate.passphrase']} autoComplete="off" />
+    </fieldset>
+  );
+}
+
 function EinvoicingForm({ settings }: { settings: EinvoiceSettings }) {
   const { t } = useI18n();
   const { date } = useDates();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const [values, setValues] = useState({
+  const [values, setValues] = useState<FormValues>({
     enabled: settings.enabled,
     login: settings.login as string,
     environment: settings.environment as string,
@@ -86,19 +176,7 @@ function EinvoicingForm({ settings }: { settings: EinvoiceSettings }) {
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const input: Record<string, unknown> = {};
-    if (values.enabled !== settings.enabled) input.enabled = values.enabled;
-    if (values.login !== settings.login) input.login = values.login;
-    if (values.environment !== settings.environment) input.environment = values.environment;
-    if (values.api_base_url.trim()) input.api_base_url = values.api_base_url.trim();
-    if (values.client_id !== (settings.client_id ?? '')) input.client_id = values.client_id.trim() === '' ? null : values.client_id.trim();
-    if (values.client_secret) input.client_secret = values.client_secret;
-    if (values.version !== settings.version) input.version = values.version;
-    if (values.certificate_format === 'pkcs12') {
-      if (pkcs12) input.certificate = { pkcs12: await base64Of(pkcs12), passphrase: values.passphrase };
-    } else if (values.pem || values.private_key) {
-      input.certificate = { pem: values.pem, private_key: values.private_key, ...(values.passphrase ? { passphrase: values.passphrase } : {}) };
-    }
+    const input = await changedSettings(settings, values, pkcs12);
     if (Object.keys(input).length === 0) {
       toast(t('settings.profile.unchanged'), 'info');
       return;
@@ -179,42 +257,7 @@ function EinvoicingForm({ settings }: { settings: EinvoiceSettings }) {
           </>
         )}
       </fieldset>
-      <fieldset className="flex flex-col gap-4 rounded-lg border border-slate-300 bg-white p-4">
-        <legend className="px-1 text-lg font-semibold">{t('settings.einvoicing.certificate')}</legend>
-        {settings.certificate ? (
-          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-            <dt className="text-slate-700">{t('settings.einvoicing.subject')}</dt>
-            <dd className="break-all">{settings.certificate.subject}</dd>
-            <dt className="text-slate-700">{t('settings.einvoicing.issuer')}</dt>
-            <dd className="break-all">{settings.certificate.issuer}</dd>
-          </dl>
-        ) : (
-          <p className="text-sm text-slate-700">{t('settings.einvoicing.noCertificate')}</p>
-        )}
-        <SelectField label={t('settings.einvoicing.certificateFormat')} name="certificate_format" value={values.certificate_format} onChange={set('certificate_format')}>
-          {CERTIFICATE_FORMATS.map((format) => (
-            <option key={format} value={format}>
-              {t(`settings.einvoicing.certificateFormat.${format}`)}
-            </option>
-          ))}
-        </SelectField>
-        {values.certificate_format === 'pkcs12' ? (
-          <TextField
-            label={t('settings.einvoicing.pkcs12')}
-            name="certificate.pkcs12"
-            type="file"
-            accept=".p12,.pfx,application/x-pkcs12"
-            onChange={(e) => setPkcs12(e.target.files?.[0])}
-            error={errors['certificate.pkcs12'] ?? errors.certificate}
-          />
-        ) : (
-          <>
-            <TextAreaField label={t('settings.einvoicing.pem')} name="certificate.pem" rows={4} value={values.pem} onChange={set('pem')} error={errors['certificate.pem'] ?? errors.certificate} />
-            <TextAreaField label={t('settings.einvoicing.privateKey')} name="certificate.private_key" rows={4} value={values.private_key} onChange={set('private_key')} error={errors['certificate.private_key']} />
-          </>
-        )}
-        <TextField label={t('settings.einvoicing.passphrase')} name="certificate.passphrase" type="password" value={values.passphrase} onChange={set('passphrase')} error={errors['certificate.passphrase']} autoComplete="off" />
-      </fieldset>
+      <CertificateFieldset settings={settings} values={values} errors={errors} set={set} onPkcs12={setPkcs12} />
       {problem ? <ProblemAlert problem={problem} message={unplaced ? undefined : t('problem.fixFields')} /> : null}
       <div>
         <Button type="submit" busy={busy}>
