@@ -340,7 +340,9 @@ export async function claimStepFactsOf(
     placed.map(({ claim }) => {
       const signoffs = stored.get(claim.id) ?? [];
       if (!today || !signoffs.some((s) => !s.signatureId)) return [claim.id, signoffs];
-      const total = () => claimTotal(linesOf(claim.id), ctx.org.baseCurrency);
+      // The claim's total once, for however many of its review sign-offs ask.
+      let sum: string | undefined;
+      const total = () => (sum ??= claimTotal(linesOf(claim.id), ctx.org.baseCurrency));
       return [claim.id, signoffs.map((s) => (s.signatureId ? s : authorityInForce(today, claim, s, total).signoff))];
     }),
   );
