@@ -39,9 +39,12 @@ export const CREATED_AT_PATTERN = KEY_VALUE_PATTERN.timestamptz;
  * each such delegator it walks claim_signoff_eligibles newest claim first (its primary key's order),
  * keeping the first `take` claims after the cursor that pass the page's filters: the page is among
  * them, so a page reads about `take` entries per member it acts for, whatever the number of sign-offs
- * that name them and whatever the page number.
+ * that name them and whatever the page number. Each candidate's claim row is the one the walk joined
+ * (to check its round and state): the page reads every claim once, not once more by its key. It is
+ * a common table expression named `claims`, which the page's select reads in place of the table
+ * (within it, not being recursive, `claims` is still the table).
  */
-function openSignoffFor(q: ClaimListQuery): SQL {
+function toActCandidates(q: ClaimListQuery): SQL {
   const { memberId, today } = q.reader;
   const e = claimSignoffEligibles;
   const actingFor = sql`array[${memberId}::text] || array(
@@ -50,11 +53,11 @@ function openSignoffFor(q: ClaimListQuery): SQL {
       and d.valid_from <= ${today}::date and d.valid_to >= ${today}::date)`;
   const after = q.after ? sql` and ${keysetCondition(e.claimCreatedAt, e.claimId, 'desc', q.after, 'timestamptz')}` : sql``;
   const filters = filterConditions(q);
-  // The lateral's own `claims` (the sign-off's claim, in that round and state) is what the filters name.
-  return sql`${claims.id} in (
-    select x.claim_id from unnest(${actingFor}) as acting(member_id)
+  // The lateral's `claims` (the sign-off's claim, in that round and state) is what the filters name;
+  // a claim reached through several members it is acted for comes once.
+  return sql`select distinct on (x.created_at, x.id) x.* from unnest(${actingFor}) as acting(member_id)
     cross join lateral (
-      select distinct on (${e.claimCreatedAt}, ${e.claimId}) ${e.claimId} as claim_id
+      select distinct on (${e.claimCreatedAt}, ${e.claimId}) ${claims}.*
       from ${e} join ${claims} on ${claims.organizationId} = ${e.organizationId} and ${claims.id} = ${e.claimId}
         and ${claims.round} = ${e.round} and ${claims.state} = ${e.state}
       where ${e.organizationId} = ${q.organizationId} and ${e.memberId} = acting.member_id${after}
@@ -62,12 +65,12 @@ function openSignoffFor(q: ClaimListQuery): SQL {
         and (acting.member_id = ${memberId}::text or exists (
           select 1 from claim_signoffs s where s.organization_id = ${e.organizationId} and s.id = ${e.signoffId} and ${delegatedFromEligible(memberId, today)}))
       order by ${e.claimCreatedAt} desc, ${e.claimId} desc
-      limit ${q.take}) x)`;
+      limit ${q.take}) x
+    order by x.created_at desc, x.id desc`;
 }
 
 function scopeCondition(q: ClaimListQuery): SQL {
   if (q.scope === 'mine') return sql`${claims.claimantMemberId} = ${q.reader.memberId}::uuid`;
-  if (q.scope === 'to_act') return openSignoffFor(q);
   return claimReadableBy(q.reader);
 }
 
@@ -96,12 +99,13 @@ function conditions(q: ClaimListQuery): SQL[] {
 
 /** Up to `take` claims of the scope and filters, newest created first (ties by id), after the cursor. */
 export async function listClaimRows(db: Database, q: ClaimListQuery) {
-  const rows = await db
-    .select({ claim: claims, sortValue: sql<string>`${claims.createdAt}::text` })
-    .from(claims)
-    .where(and(...conditions(q)))
-    .orderBy(desc(claims.createdAt), desc(claims.id))
-    .limit(q.take);
+  const fields = { claim: claims, sortValue: sql<string>`${claims.createdAt}::text` };
+  // to_act: the candidates (scope, filters and cursor applied within) stand in for the table.
+  const select =
+    q.scope === 'to_act'
+      ? db.with(db.$with('claims', { id: claims.id }).as(toActCandidates(q))).select(fields).from(claims)
+      : db.select(fields).from(claims).where(and(...conditions(q)));
+  const rows = await select.orderBy(desc(claims.createdAt), desc(claims.id)).limit(q.take);
   return rows.map((r) => ({ ...r.claim, sortValue: r.sortValue }));
 }
 

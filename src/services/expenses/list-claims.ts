@@ -95,8 +95,10 @@ export async function listClaims(ctx: ServiceContext, input: ListClaimsInput, si
   // The claim part of each claim's answer, for the whole page at once (claimViews).
   const views = await claimViews(ctx, page.map((f) => f.row), def, lines);
   const claims: ClaimListPage['claims'] = page.map(({ signs }, i) => {
-    const claim = views[i]!;
-    return signs ? { ...claim, your_share: yourShare(signs, ctx.org.baseCurrency) } : claim;
+    const claim: ClaimListPage['claims'][number] = views[i]!;
+    // The view is this page's own: your_share is set on it rather than copied with it.
+    if (signs) claim.your_share = yourShare(signs, ctx.org.baseCurrency);
+    return claim;
   });
   return {
     claims,
@@ -105,6 +107,8 @@ export async function listClaims(ctx: ServiceContext, input: ListClaimsInput, si
 }
 
 function yourShare(signs: Sign[], base: string): string {
+  // One share: its amount, formatted already.
+  if (signs.length === 1) return signs[0]!.amount;
   return formatAmount(
     signs.reduce((sum, s) => sum.plus(s.amount), new Dec(0)),
     base,

@@ -138,6 +138,8 @@ function authorityInForce(
   });
   const now = new Set(res.groups.flat().map(authorityKey));
   const kept = s.authorities.filter((a) => now.has(authorityKey(a)));
+  // Every stored authority still in force (the usual case): the sign-off as it is.
+  if (kept.length === s.authorities.length && kept.length) return { signoff: s, added: [] };
   if (kept.length) return { signoff: { ...s, authorities: kept }, added: [] };
   const fallback = res.groups[0] ?? [];
   const stored = new Set(s.authorities.map(authorityKey));

@@ -61,6 +61,22 @@ function bandText(bands: ApprovalBand[], amount: string, currency: string, level
   return `${what}${level !== undefined ? ` (level ${level})` : ''} does not cover ${formatAmount(amount, currency)} ${currency}`;
 }
 
+const ownBands = new WeakMap<AssignmentRow, ApprovalBand[] | null>();
+
+/**
+ * An approver assignment's own band, or null for an open one (0 to no limit), which leaves the
+ * grant's bands in force. Worked out once per row (the process's cached set-up hands the same rows
+ * to every read).
+ */
+function ownBand(a: AssignmentRow): ApprovalBand[] | null {
+  let bands = ownBands.get(a);
+  if (bands === undefined) {
+    bands = a.maxAmount === null && new Dec(a.minAmount).isZero() ? null : [{ min_amount: a.minAmount, max_amount: a.maxAmount }];
+    ownBands.set(a, bands);
+  }
+  return bands;
+}
+
 interface Candidate {
   memberId: string;
   approverAssignmentId: string | null;
@@ -162,12 +178,7 @@ class Resolver {
       this.noteGap(grant.id, { reason: 'no_account_approver' });
       return [];
     }
-    const candidates = list.map((a) => ({
-      memberId: a.memberId,
-      approverAssignmentId: a.id,
-      // The assignment's own band; an open one (0 to no limit) leaves the grant's bands in force.
-      bands: a.maxAmount === null && new Dec(a.minAmount).isZero() ? grant.bands : [{ min_amount: a.minAmount, max_amount: a.maxAmount }],
-    }));
+    const candidates = list.map((a) => ({ memberId: a.memberId, approverAssignmentId: a.id, bands: ownBand(a) ?? grant.bands }));
     const covering = this.screen(grant, candidates, {}, collectPassed);
     if (covering.length === 0 && this.found) this.noteGap(grant.id, { reason: 'no_band_covers_amount' });
     return covering.length ? [covering] : [];
