@@ -48,7 +48,7 @@ async function world() {
   await addClaimLine(t.db, { organizationId: org.id, claimId: claim.id, now, type: 'receipt', expenseDate: '2026-01-10', categoryId: ref.meals.id, description: 'Lunch', amount: '300.00', documentBasis: 'relaxation_receipt', relaxationReason: 'Stall', shares: [{ analyticAccountId: ref.zeta.id, percentage: '100' }] });
   await addClaimLine(t.db, { organizationId: org.id, claimId: claim.id, now, type: 'receipt', expenseDate: '2026-01-11', categoryId: ref.travel.id, description: 'Taxi', amount: '200.00', documentBasis: 'relaxation_receipt', relaxationReason: 'Driver', shares: [{ analyticAccountId: ref.alpha.id, percentage: '100' }] });
   await decide(t, employee.session, claim.id, 'submit');
-  return { org, ref, employee, head, deputyHead, pm1, pm2, controller, assistant, fc, projectApprovers, a1, a2, claim, headPos };
+  return { org, ref, employee, head, deputyHead, pm1, pm2, controller, assistant, fc, projectApprovers, a1, a2, claim, headPos, channel };
 }
 
 const approveOf = (answer: any) => answer.available_transitions.find((d: any) => d.action_key === 'approve');
@@ -101,6 +101,27 @@ describe('authority withdrawn after a sign-off opened', () => {
     expect(afterController.claim.state).toBe('finance');
     expect(afterController.decisions.at(-1)).toMatchObject({ via: 'escalation', actor_member_id: w.controller.id });
     expect((await decide(t, w.pm1.session, w.claim.id, 'approve')).claim.state).toBe('approved');
+  });
+
+  it('a band that stops covering: on one page, two claims of one claimant on one account are judged each by its own amount', async () => {
+    const w = await world();
+    const large = await fileTestClaim(t, w.employee, { title: 'Conference', payout_channel_id: w.channel.id });
+    await addClaimLine(t.db, { organizationId: w.org.id, claimId: large.id, now: new Date(), type: 'receipt', expenseDate: '2026-01-12', categoryId: w.ref.meals.id, description: 'Hall', amount: '3000.00', documentBasis: 'relaxation_receipt', relaxationReason: 'Venue', shares: [{ analyticAccountId: w.ref.zeta.id, percentage: '100' }] });
+    await decide(t, w.employee.session, large.id, 'submit');
+    for (const id of [w.claim.id, large.id]) await decide(t, w.head.session, id, 'approve');
+    // Newest first: both Zeta shares are pm1's while the assignment has no band.
+    expect(await toAct(w.pm1.session)).toEqual([
+      [large.id, '3000.00'],
+      [w.claim.id, '300.00'],
+    ]);
+
+    // pm1's band on Zeta becomes 0 to 1,000: the 300.00 share stays theirs, the 3,000.00 one falls back to the controller.
+    await callerFor(t, w.org.owner.session, w.a1.revision).settings.approverAssignments.update({ id: w.a1.id, max_amount: '1000.00' });
+    expect(await toAct(w.pm1.session)).toEqual([[w.claim.id, '300.00']]);
+    expect(approveOf(await readClaim(t, w.pm1.session, large.id))).toMatchObject({ allowed: false });
+    expectRefused(await refusal(decide(t, w.pm1.session, large.id, 'approve')), 403, 'forbidden');
+    expect(await toAct(w.controller.session)).toEqual([[large.id, '3000.00']]);
+    expect((await decide(t, w.controller.session, large.id, 'approve')).claim.state).toBe('approved');
   });
 
   it('a superior who left their position no longer signs review; the position\'s new holder does', async () => {

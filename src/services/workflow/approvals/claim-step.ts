@@ -30,7 +30,7 @@ import type { DescriptorGap } from '../types';
 import { accountAmounts, fromMinor, unallocatedAxes, type AmountLine } from './amounts';
 import { actorSigning, eligibleNow, type ActorSigning } from './authority';
 import { OrgChart } from './org-chart';
-import { primaryGrant, resolveSignoff } from './resolve';
+import { ownBand, primaryGrant, resolveSignoff, type Resolution } from './resolve';
 import { notify } from '../../mail/notify';
 
 /**
@@ -111,6 +111,46 @@ function claimTotal(lines: AmountLine[], base: string): string {
 
 const authorityKey = (a: Pick<SignoffAuthority, 'member_id' | 'grant_id' | 'approver_assignment_id'>) => `${a.member_id}|${a.grant_id}|${a.approver_assignment_id ?? ''}`;
 
+/** One sign-off's resolution today, and the keys of every authority it gives (authorityKey). */
+interface Resolved {
+  res: Resolution;
+  now: Set<string>;
+}
+
+/**
+ * Resolves unsigned sign-offs against one `today`. Sign-offs that resolve alike share one resolution:
+ * the same step, claimant, claimant's position, account and axis, and, when some band of today's
+ * grants or assignments compares amounts, the same amount and currency (without bands neither is
+ * read: every holder covers, nobody is passed over). On a page of `to_act`, where an approver's
+ * claims come from a few claimants on a few accounts, most sign-offs find theirs resolved already.
+ */
+function resolutionsOn(today: Today): (claim: Pick<ClaimRow, 'claimantMemberId' | 'claimantPositionId'>, s: SignoffRow, total: () => string) => Resolved {
+  const amountsCompared = today.grants.some((g) => g.bands.length > 0) || today.assignments.some((a) => ownBand(a) !== null);
+  const seen = new Map<string, Resolved>();
+  return (claim, s, total) => {
+    const step = resolutionStep(s.state);
+    // Review's bands compare the claim total (computed only when asked); finance's the share.
+    const amount = () => (step === 'review' ? total() : s.amount);
+    const key = `${step}|${claim.claimantMemberId}|${claim.claimantPositionId ?? ''}|${s.analyticAccountId}|${s.axisId}${amountsCompared ? `|${amount()}|${s.currency}` : ''}`;
+    let resolved = seen.get(key);
+    if (!resolved) {
+      const res = resolveSignoff({
+        ...today,
+        claimantMemberId: claim.claimantMemberId,
+        claimantPositionId: claim.claimantPositionId,
+        step,
+        amount: amount(),
+        currency: s.currency,
+        analyticAccountId: s.analyticAccountId,
+        axisId: s.axisId,
+      });
+      resolved = { res, now: new Set(res.groups.flat().map(authorityKey)) };
+      seen.set(key, resolved);
+    }
+    return resolved;
+  };
+}
+
 /**
  * One unsigned sign-off's authority today. A stored authority is in force while today's resolution
  * still gives that member that grant (and that approver assignment): an assignment ended or
@@ -118,30 +158,12 @@ const authorityKey = (a: Pick<SignoffAuthority, 'member_id' | 'grant_id' | 'appr
  * covering withdraws it. When none is left, the sign-off falls back the way opening does: today's
  * first group (the natural approver, else the grant's fallback). `added` are those not stored yet.
  */
-function authorityInForce(
-  today: Today,
-  claim: Pick<ClaimRow, 'claimantMemberId' | 'claimantPositionId'>,
-  s: SignoffRow,
-  total: () => string,
-): { signoff: SignoffRow; added: SignoffAuthority[] } {
-  const step = resolutionStep(s.state);
-  const res = resolveSignoff({
-    ...today,
-    claimantMemberId: claim.claimantMemberId,
-    claimantPositionId: claim.claimantPositionId,
-    step,
-    // Review's bands compare the claim total (computed only then); finance's the share.
-    amount: step === 'review' ? total() : s.amount,
-    currency: s.currency,
-    analyticAccountId: s.analyticAccountId,
-    axisId: s.axisId,
-  });
-  const now = new Set(res.groups.flat().map(authorityKey));
+function authorityInForce(s: SignoffRow, { res, now }: Resolved): { signoff: SignoffRow; added: SignoffAuthority[] } {
   const kept = s.authorities.filter((a) => now.has(authorityKey(a)));
   // Every stored authority still in force (the usual case): the sign-off as it is.
   if (kept.length === s.authorities.length && kept.length) return { signoff: s, added: [] };
   if (kept.length) return { signoff: { ...s, authorities: kept }, added: [] };
-  const fallback = res.groups[0] ?? [];
+  const fallback = [...(res.groups[0] ?? [])];
   const stored = new Set(s.authorities.map(authorityKey));
   return {
     signoff: { ...s, authorities: fallback, gap: fallback.length ? s.gap : (res.gap ?? s.gap) },
@@ -160,13 +182,14 @@ export async function refreshOpenSignoffs(ctx: ServiceContext): Promise<void> {
   const open = await listOpenSignoffs(ctx.db, { organizationId });
   if (open.length === 0) return;
   const today = await resolutionToday(ctx, [...new Set(open.map((s) => s.analyticAccountId))]);
+  const resolve = resolutionsOn(today);
   const totals = new Map<string, string>();
   for (const s of open) {
     const claim = await findClaim(ctx.db, { organizationId, id: s.claimId });
     if (!claim) continue;
     const total = totals.get(claim.id) ?? claimTotal(await activeLinesWithShares(ctx, claim.id), ctx.org.baseCurrency);
     totals.set(claim.id, total);
-    const { added } = authorityInForce(today, claim, s, () => total);
+    const { added } = authorityInForce(s, resolve(claim, s, () => total));
     if (added.length === 0) continue;
     const eligible = [...new Set([...s.eligible, ...added.map((a) => a.member_id)])];
     await replaceSignoffAuthorities(ctx.db, { organizationId, id: s.id, authorities: [...s.authorities, ...added], eligible });
@@ -330,6 +353,7 @@ export async function claimStepFactsOf(
   const unsignedOf = (claimId: string) => (stored.get(claimId) ?? []).filter((s) => !s.signatureId);
   const unsignedAccounts = [...new Set(placed.flatMap(({ claim }) => unsignedOf(claim.id).map((s) => s.analyticAccountId)))];
   const today = unsignedAccounts.length ? { ...(await setup.chartAndAssignments(unsignedAccounts)), grants } : undefined;
+  const resolve = today && resolutionsOn(today);
   // Each claim's amount lines built once, when something asks (the total on review, the required axes).
   const amountLines = new Map<string, AmountLine[]>();
   const linesOf = (claimId: string) => {
@@ -345,7 +369,7 @@ export async function claimStepFactsOf(
       // The claim's total once, for however many of its review sign-offs ask.
       let sum: string | undefined;
       const total = () => (sum ??= claimTotal(linesOf(claim.id), ctx.org.baseCurrency));
-      return [claim.id, signoffs.map((s) => (s.signatureId ? s : authorityInForce(today, claim, s, total).signoff))];
+      return [claim.id, signoffs.map((s) => (s.signatureId || !resolve ? s : authorityInForce(s, resolve(claim, s, total)).signoff))];
     }),
   );
   const authorityIds = new Set([...inForce.values()].flatMap((signoffs) => signoffs.flatMap((s) => s.authorities.map((a) => a.member_id))));

@@ -68,7 +68,7 @@ const ownBands = new WeakMap<AssignmentRow, ApprovalBand[] | null>();
  * grant's bands in force. Worked out once per row (the process's cached set-up hands the same rows
  * to every read).
  */
-function ownBand(a: AssignmentRow): ApprovalBand[] | null {
+export function ownBand(a: AssignmentRow): ApprovalBand[] | null {
   let bands = ownBands.get(a);
   if (bands === undefined) {
     bands = a.maxAmount === null && new Dec(a.minAmount).isZero() ? null : [{ min_amount: a.minAmount, max_amount: a.maxAmount }];
