@@ -117,6 +117,15 @@ interface Resolved {
   now: Set<string>;
 }
 
+const ownBandsIn = new WeakMap<readonly AssignmentRow[], boolean>();
+
+/** Whether any of the assignments has a band of its own: once per list (the process's cached set-up hands the same list to every read). */
+function someOwnBand(assignments: readonly AssignmentRow[]): boolean {
+  let some = ownBandsIn.get(assignments);
+  if (some === undefined) ownBandsIn.set(assignments, (some = assignments.some((a) => ownBand(a) !== null)));
+  return some;
+}
+
 /**
  * Resolves unsigned sign-offs against one `today`. Sign-offs that resolve alike share one resolution:
  * the same step, claimant, claimant's position, account and axis, and, when some band of today's
@@ -125,7 +134,7 @@ interface Resolved {
  * claims come from a few claimants on a few accounts, most sign-offs find theirs resolved already.
  */
 function resolutionsOn(today: Today): (claim: Pick<ClaimRow, 'claimantMemberId' | 'claimantPositionId'>, s: SignoffRow, total: () => string) => Resolved {
-  const amountsCompared = today.grants.some((g) => g.bands.length > 0) || today.assignments.some((a) => ownBand(a) !== null);
+  const amountsCompared = today.grants.some((g) => g.bands.length > 0) || someOwnBand(today.assignments);
   const seen = new Map<string, Resolved>();
   return (claim, s, total) => {
     const step = resolutionStep(s.state);
