@@ -7,7 +7,9 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { approverAssignments, delegations, positionAssignments } from '../../src/db/schema';
+import { approverAssignments, claimSignoffs, delegations, positionAssignments } from '../../src/db/schema';
+import { refreshOpenSignoffs } from '../../src/services/workflow/approvals/claim-step';
+import { contextFor } from '../factories/context';
 import { assignPosition, createOrgUnit, createPosition } from '../factories/setup';
 import { fileTestClaim } from '../factories/claim-filing';
 import { addClaimLine, createClaimReferenceData, createTestPayoutChannel } from '../factories/claims';
@@ -122,6 +124,32 @@ describe('authority withdrawn after a sign-off opened', () => {
     expectRefused(await refusal(decide(t, w.pm1.session, large.id, 'approve')), 403, 'forbidden');
     expect(await toAct(w.controller.session)).toEqual([[large.id, '3000.00']]);
     expect((await decide(t, w.controller.session, large.id, 'approve')).claim.state).toBe('approved');
+  });
+
+  it('the refresh after a change walks every open sign-off a page at a time: each share left with nobody falls back, the others stay', async () => {
+    const w = await world();
+    const ids = [w.claim.id];
+    for (let i = 1; i <= 4; i++) {
+      const more = await fileTestClaim(t, w.employee, { title: `Visit ${i}`, payout_channel_id: w.channel.id });
+      await addClaimLine(t.db, { organizationId: w.org.id, claimId: more.id, now: new Date(), type: 'receipt', expenseDate: '2026-01-12', categoryId: w.ref.meals.id, description: 'Lunch', amount: `${i}0.00`, documentBasis: 'relaxation_receipt', relaxationReason: 'Stall', shares: [{ analyticAccountId: w.ref.alpha.id, percentage: '40' }, { analyticAccountId: w.ref.zeta.id, percentage: '60' }] });
+      await decide(t, w.employee.session, more.id, 'submit');
+      ids.push(more.id);
+    }
+    for (const id of ids) await decide(t, w.head.session, id, 'approve');
+    // pm2's assignment on Alpha ends yesterday (no set-up call runs); the refresh then walks the ten open sign-offs two at a time.
+    await t.db.update(approverAssignments).set({ validTo: day(-1) }).where(and(eq(approverAssignments.organizationId, w.org.id), eq(approverAssignments.id, w.a2.id)));
+    await refreshOpenSignoffs(await contextFor(t.db, w.org.id, w.org.owner.id), 2);
+    const open = await t.db.select().from(claimSignoffs).where(and(eq(claimSignoffs.organizationId, w.org.id), eq(claimSignoffs.state, 'finance')));
+    expect(open).toHaveLength(10);
+    for (const s of open) expect([s.accountCode, s.eligible]).toEqual(s.accountCode === 'P-ALPHA' ? ['P-ALPHA', [w.pm2.id, w.controller.id]] : ['P-ZETA', [w.pm1.id]]);
+    // The controller finds every claim under to_act with its Alpha share, newest first.
+    expect(await toAct(w.controller.session)).toEqual([
+      [ids[4], '16.00'],
+      [ids[3], '12.00'],
+      [ids[2], '8.00'],
+      [ids[1], '4.00'],
+      [ids[0], '200.00'],
+    ]);
   });
 
   it('a superior who left their position no longer signs review; the position\'s new holder does', async () => {

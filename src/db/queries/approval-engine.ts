@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, gte, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { insertInChunks, anyOfPlaceholder, preparedSelect, preparedSql } from '../client';
+import { keysetCondition } from './keyset';
 import type { Database } from '../client';
 import {
   analyticAxes,
@@ -257,15 +258,37 @@ const signoffInClaimStep = and(
   eq(claims.round, claimSignoffs.round),
 );
 
-/** Unsigned sign-offs of the organization's claims still in their step and round. */
-export async function listOpenSignoffs(db: Database, q: { organizationId: string }): Promise<SignoffRow[]> {
-  return db
-    .select({ s: claimSignoffs })
+/** An open sign-off with what resolving it needs of its claim, and its place in the walk (created_at as text, exact to the microsecond). */
+export interface OpenSignoffRow {
+  signoff: SignoffRow;
+  claim: { claimantMemberId: string; claimantPositionId: string | null };
+  after: { value: string; id: string };
+}
+
+/**
+ * Up to `limit` unsigned sign-offs of the organization's claims still in their step and round, in
+ * creation order after `after` (the previous page's last): the organization's open sign-offs a
+ * page at a time, so a walk over all of them holds one page in memory.
+ */
+export async function listOpenSignoffsPage(db: Database, q: { organizationId: string; after?: { value: string; id: string }; limit: number }): Promise<OpenSignoffRow[]> {
+  const rows = await db
+    .select({ s: claimSignoffs, claimantMemberId: claims.claimantMemberId, claimantPositionId: claims.claimantPositionId, createdAt: sql<string>`${claimSignoffs.createdAt}::text` })
     .from(claimSignoffs)
     .innerJoin(claims, signoffInClaimStep)
-    .where(and(eq(claimSignoffs.organizationId, q.organizationId), isNull(claimSignoffs.signatureId)))
+    .where(
+      and(
+        eq(claimSignoffs.organizationId, q.organizationId),
+        isNull(claimSignoffs.signatureId),
+        q.after ? keysetCondition(claimSignoffs.createdAt, claimSignoffs.id, 'asc', q.after, 'timestamptz') : undefined,
+      ),
+    )
     .orderBy(asc(claimSignoffs.createdAt), asc(claimSignoffs.id))
-    .then((rows) => rows.map((r) => r.s));
+    .limit(q.limit);
+  return rows.map((r) => ({
+    signoff: r.s,
+    claim: { claimantMemberId: r.claimantMemberId, claimantPositionId: r.claimantPositionId },
+    after: { value: r.createdAt, id: r.s.id },
+  }));
 }
 
 /** Sets an unsigned sign-off's authorities and eligible members (a fallback after authority was withdrawn). */

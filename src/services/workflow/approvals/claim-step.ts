@@ -12,14 +12,15 @@ import {
   listGrants,
   listRequiredClaimAxes,
   listRoundSignoffsOf,
-  listOpenSignoffs,
+  listOpenSignoffsPage,
   loadOrgChart,
   replaceSignoffAuthorities,
   type AssignmentRow,
   type GrantRow,
+  type OpenSignoffRow,
   type SignoffRow,
 } from '../../../db/queries/approval-engine';
-import { findClaim, type ClaimRow } from '../../../db/queries/claims';
+import type { ClaimRow } from '../../../db/queries/claims';
 import type { SignoffAuthority } from '../../../db/schema';
 import { APPROVAL_STEPS, type ApprovalStep } from '../../../domain/approvals';
 import { groupBy } from '../../../lib/group-by';
@@ -180,29 +181,49 @@ function authorityInForce(s: SignoffRow, { res, now }: Resolved): { signoff: Sig
   };
 }
 
+/** Open sign-offs refreshed a page at a time (memory and statements per page, whatever their number). */
+const REFRESH_PAGE = 500;
+
 /**
  * After a change of who may approve (grants, approver assignments): every open sign-off of the
  * organization left with nobody in force gets today's fallback added to its authorities and
  * `eligible`, so the new approver can read the claim and finds it under to_act. Withdrawn
- * authorities stay stored (they no longer sign: claimStepFacts filters them).
+ * authorities stay stored (they no longer sign: claimStepFacts filters them). The open sign-offs are
+ * walked a page at a time, each page in a bounded number of statements (its claims come with it;
+ * lines only for review's totals), plus one write per sign-off that changes.
  */
-export async function refreshOpenSignoffs(ctx: ServiceContext): Promise<void> {
+export async function refreshOpenSignoffs(ctx: ServiceContext, pageSize = REFRESH_PAGE): Promise<void> {
   const organizationId = ctx.org.id;
-  const open = await listOpenSignoffs(ctx.db, { organizationId });
-  if (open.length === 0) return;
-  const today = await resolutionToday(ctx, [...new Set(open.map((s) => s.analyticAccountId))]);
+  const grants = await listGrants(ctx.db, { organizationId });
+  let after: { value: string; id: string } | undefined;
+  for (;;) {
+    const page = await listOpenSignoffsPage(ctx.db, { organizationId, after, limit: pageSize });
+    if (page.length === 0) return;
+    await refreshPage(ctx, page, grants);
+    if (page.length < pageSize) return;
+    after = page[page.length - 1]!.after;
+  }
+}
+
+async function refreshPage(ctx: ServiceContext, page: OpenSignoffRow[], grants: GrantRow[]): Promise<void> {
+  const organizationId = ctx.org.id;
+  const today = await resolutionToday(ctx, [...new Set(page.map((r) => r.signoff.analyticAccountId))], grants);
   const resolve = resolutionsOn(today);
+  // Review's bands compare the claim total: the lines of the page's review claims, read once.
+  const reviewed = [...new Set(page.filter((r) => r.signoff.state === 'review').map((r) => r.signoff.claimId))];
+  const lines = reviewed.length ? await claimLineLoader(ctx).load(reviewed) : undefined;
   const totals = new Map<string, string>();
-  for (const s of open) {
-    const claim = await findClaim(ctx.db, { organizationId, id: s.claimId });
-    if (!claim) continue;
-    const total = totals.get(claim.id) ?? claimTotal(await activeLinesWithShares(ctx, claim.id), ctx.org.baseCurrency);
-    totals.set(claim.id, total);
-    const { added } = authorityInForce(s, resolve(claim, s, () => total));
+  const totalOf = (claimId: string) => () => {
+    let total = totals.get(claimId);
+    if (total === undefined) totals.set(claimId, (total = claimTotal(lines ? amountLinesOf(lines, claimId) : [], ctx.org.baseCurrency)));
+    return total;
+  };
+  for (const { signoff: s, claim } of page) {
+    const { added } = authorityInForce(s, resolve(claim, s, totalOf(s.claimId)));
     if (added.length === 0) continue;
     const eligible = [...new Set([...s.eligible, ...added.map((a) => a.member_id)])];
     await replaceSignoffAuthorities(ctx.db, { organizationId, id: s.id, authorities: [...s.authorities, ...added], eligible });
-    await notify(ctx, 'signoff_requested', { memberIds: added.map((a) => a.member_id), claimId: claim.id });
+    await notify(ctx, 'signoff_requested', { memberIds: added.map((a) => a.member_id), claimId: s.claimId });
   }
 }
 
