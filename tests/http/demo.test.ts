@@ -46,7 +46,9 @@ describe('the demo data set', () => {
     expect(again.organizations[0]!.id).not.toBe(acme.id);
     const emails = (d: typeof demo) => d.organizations.flatMap((o) => o.members.map((m) => m.email));
     expect(emails(again).filter((e) => emails(demo).includes(e))).toEqual([]);
-  });
+    // Two whole demo sets are seeded here: through PgBouncer (no prepared statements), beside the run's
+    // other workers on a slow machine, that took more than the suite's 90 s (2026-12-07).
+  }, 240_000);
 
   it('lists every member with an e-mail and a password; each active one logs in with them through auth.login', async () => {
     const demo = await seeded();

@@ -194,11 +194,13 @@ const REFRESH_PAGE = 500;
  */
 export async function refreshOpenSignoffs(ctx: ServiceContext, pageSize = REFRESH_PAGE): Promise<void> {
   const organizationId = ctx.org.id;
-  const grants = await listGrants(ctx.db, { organizationId });
+  let grants: GrantRow[] | undefined;
   let after: { value: string; id: string } | undefined;
   for (;;) {
     const page = await listOpenSignoffsPage(ctx.db, { organizationId, after, limit: pageSize });
     if (page.length === 0) return;
+    // The grants once, and only when there is something to resolve (most set-up changes find nothing open).
+    grants ??= await listGrants(ctx.db, { organizationId });
     await refreshPage(ctx, page, grants);
     if (page.length < pageSize) return;
     after = page[page.length - 1]!.after;
