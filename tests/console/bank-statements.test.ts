@@ -70,7 +70,8 @@ describe.skipIf(!HAS_CHROMIUM)('bank statements: import a CSV and accept matches
     expect(await page.getByLabel('Date column').inputValue()).toBe('Tran Date');
     expect(await page.getByLabel('CR/DR column').inputValue()).toBe('Tran Type');
     await page.getByRole('button', { name: 'Add the account' }).click();
-    await page.getByLabel('Bank account').waitFor();
+    // The account's select (exact: the add form, "Add a bank account", is labelled with those words too), shown once the new account is listed.
+    await page.getByLabel('Bank account', { exact: true }).waitFor();
     const accounts = await client('accountant').receivables.bankStatements.listAccounts.query();
     const account = accounts.items.find((a) => a.name === 'CIMB current account')!;
     expect(account).toMatchObject({ preset: 'cimb_bizchannel', currency: 'MYR', open_credits: 0 });
