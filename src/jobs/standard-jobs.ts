@@ -6,6 +6,7 @@ import { MYINVOIS_JOBS } from '../services/einvoicing/outbox';
 import { CHECK_CLAIM_LINES_JOB } from '../services/einvoicing/claim-line-checks';
 import { MYINVOIS_SWEEP, registerMyinvoisJobs } from './myinvois';
 import { escalateDueSignoffs } from '../services/workflow/approvals/escalation';
+import { refreshSignoffsOnPassingDates } from '../services/workflow/approvals/dated-refresh';
 import { loginWindows } from '../services/access/login';
 import { purgeEvents, purgeFinishedJobs, purgeIdempotencyKeys, purgeLoginFailures, purgeUnboundFiles } from './purges';
 import { registerWebhookJobs } from './webhooks';
@@ -31,6 +32,7 @@ export const JOB_KINDS = {
   purgeEvents: 'purge-events',
   webhookDeliver: DELIVER_JOB,
   escalateSignoffs: 'escalate-signoffs',
+  refreshSignoffsOnDates: 'refresh-signoffs-on-dates',
   myinvoisSubmit: MYINVOIS_JOBS.submit,
   myinvoisPoll: MYINVOIS_JOBS.poll,
   myinvoisCancel: MYINVOIS_JOBS.cancel,
@@ -90,6 +92,8 @@ export function buildJobRegistry(
   registry.register(JOB_KINDS.purgeEvents, purgeEvents(EVENT_RETENTION_DAYS), every(3_600));
   // Unsigned claim sign-offs past the organization's working-day limit get their next hop.
   registry.register(JOB_KINDS.escalateSignoffs, async (ctx) => void (await escalateDueSignoffs(ctx.db, ctx.now)), every(config.ESCALATION_INTERVAL_SECONDS));
+  // Open sign-offs whose approver left with a dated end get the fallback in `eligible` (as set-up writes do), on the same period.
+  registry.register(JOB_KINDS.refreshSignoffsOnDates, async (ctx) => void (await refreshSignoffsOnPassingDates(ctx.db, ctx.now)), every(config.ESCALATION_INTERVAL_SECONDS));
   const mail = { transport: seams.mail ?? mailTransportOf(config), from: config.MAIL_FROM, baseUrl: publicBaseUrl(config) };
   registry.register(JOB_KINDS.mailSend, (ctx) => sendMailJob(mail, ctx));
   registry.register(JOB_KINDS.mailPasswordReset, passwordResetJob);

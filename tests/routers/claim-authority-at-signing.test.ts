@@ -9,6 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { approverAssignments, claimSignoffs, delegations, positionAssignments } from '../../src/db/schema';
 import { refreshOpenSignoffs } from '../../src/services/workflow/approvals/claim-step';
+import { refreshSignoffsOnPassingDates } from '../../src/services/workflow/approvals/dated-refresh';
 import { contextFor } from '../factories/context';
 import { assignPosition, createOrgUnit, createPosition } from '../factories/setup';
 import { fileTestClaim } from '../factories/claim-filing';
@@ -150,6 +151,41 @@ describe('authority withdrawn after a sign-off opened', () => {
       [ids[1], '4.00'],
       [ids[0], '200.00'],
     ]);
+  });
+
+  it('a dated end passing with no set-up write: the calendar\'s pass adds the fallback to eligible as of the organization\'s day, once', async () => {
+    const w = await world();
+    await decide(t, w.head.session, w.claim.id, 'approve');
+    const alpha = async () => (await t.db.select().from(claimSignoffs).where(and(eq(claimSignoffs.organizationId, w.org.id), eq(claimSignoffs.claimId, w.claim.id), eq(claimSignoffs.accountCode, 'P-ALPHA'))))[0]!.eligible;
+    const passAt = async (offsetDays: number) =>
+      (await refreshSignoffsOnPassingDates(t.db, new Date(Date.now() + offsetDays * 86_400_000), 100_000)).refreshed.filter((r) => r.organization_id === w.org.id);
+    // pm2 approves Alpha until yesterday. Yesterday's pass (the organization's first) found pm2 in force: nothing to add.
+    await t.db.update(approverAssignments).set({ validTo: day(-1) }).where(and(eq(approverAssignments.organizationId, w.org.id), eq(approverAssignments.id, w.a2.id)));
+    expect(await passAt(-1)).toEqual([{ organization_id: w.org.id, day: day(-1) }]);
+    expect(await alpha()).toEqual([w.pm2.id]);
+    // Today pm2 no longer signs; until the calendar's pass, the fallback cannot see the claim under to_act.
+    expect(await toAct(w.pm2.session)).toEqual([]);
+    expect(await toAct(w.controller.session)).toEqual([]);
+    expect(await passAt(0)).toEqual([{ organization_id: w.org.id, day: day(0) }]);
+    expect(await alpha()).toEqual([w.pm2.id, w.controller.id]);
+    expect(await toAct(w.controller.session)).toEqual([[w.claim.id, '200.00']]);
+    expect(approveOf(await readClaim(t, w.controller.session, w.claim.id))).toMatchObject({ allowed: true, signs: [{ account_code: 'P-ALPHA', amount: '200.00' }] });
+    // Refreshed as of today: the same day's pass and tomorrow's (nothing starts or ends) leave the organization alone.
+    expect(await passAt(0)).toEqual([]);
+    expect(await passAt(1)).toEqual([]);
+    expect(await alpha()).toEqual([w.pm2.id, w.controller.id]);
+  });
+
+  it('a position held until yesterday makes the organization due for the calendar\'s pass; a withdrawn one does not', async () => {
+    const w = await world();
+    const passAt = async (offsetDays: number) =>
+      (await refreshSignoffsOnPassingDates(t.db, new Date(Date.now() + offsetDays * 86_400_000), 100_000)).refreshed.filter((r) => r.organization_id === w.org.id).map((r) => r.day);
+    const headHeld = and(eq(positionAssignments.organizationId, w.org.id), eq(positionAssignments.memberId, w.head.id));
+    await t.db.update(positionAssignments).set({ validTo: day(-1), withdrawnAt: new Date() }).where(headHeld);
+    expect(await passAt(-1)).toEqual([day(-1)]);
+    expect(await passAt(0)).toEqual([]);
+    await t.db.update(positionAssignments).set({ withdrawnAt: null }).where(headHeld);
+    expect(await passAt(0)).toEqual([day(0)]);
   });
 
   it('a superior who left their position no longer signs review; the position\'s new holder does', async () => {

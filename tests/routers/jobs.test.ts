@@ -151,6 +151,7 @@ describe('the standard jobs', () => {
       [JOB_KINDS.purgeFinishedJobs]: 86_400,
       [JOB_KINDS.purgeEvents]: 3600,
       [JOB_KINDS.escalateSignoffs]: 600,
+      [JOB_KINDS.refreshSignoffsOnDates]: 600,
       [JOB_KINDS.myinvoisSweep]: 60,
       [JOB_KINDS.paymentReminders]: 3600,
     });

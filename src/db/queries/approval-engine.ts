@@ -17,6 +17,8 @@ import {
   delegations,
   members,
   organizations,
+  positionAssignments,
+  signoffRefreshDays,
 } from '../schema';
 
 /**
@@ -289,6 +291,57 @@ export async function listOpenSignoffsPage(db: Database, q: { organizationId: st
     claim: { claimantMemberId: r.claimantMemberId, claimantPositionId: r.claimantPositionId },
     after: { value: r.createdAt, id: r.s.id },
   }));
+}
+
+/** An organization whose open sign-offs the calendar may have changed: its day now, and the day they were last refreshed (null: never). */
+export interface DatedRefreshDue {
+  organizationId: string;
+  today: string;
+  refreshedOn: string | null;
+}
+
+/**
+ * Organizations whose open sign-offs are due a refresh by the calendar at `now` (each on its own day,
+ * in its time zone): never refreshed and with an open sign-off, or refreshed on an earlier day after
+ * which an active approver assignment or a position assignment (not withdrawn) started or ended
+ * (valid_to is the last day it counts, so it ends the day after). Longest unrefreshed first, at most
+ * `limit`.
+ */
+export async function listDatedRefreshDue(db: Database, q: { now: Date; limit: number }): Promise<DatedRefreshDue[]> {
+  const at = q.now.toISOString();
+  const today = sql`(${at}::timestamptz at time zone ${organizations.timeZone})::date`;
+  const since = signoffRefreshDays.refreshedOn;
+  const passed = (from: SQL, to: SQL) => sql`((${from} > ${since} and ${from} <= ${today}) or (${to} >= ${since} and ${to} < ${today}))`;
+  const rows = await db
+    .select({ organizationId: organizations.id, today: sql<string>`${today}::text`, refreshedOn: since })
+    .from(organizations)
+    .leftJoin(signoffRefreshDays, eq(signoffRefreshDays.organizationId, organizations.id))
+    .where(
+      or(
+        and(
+          isNull(since),
+          sql`exists (select 1 from ${claimSignoffs} join ${claims} on ${signoffInClaimStep} where ${claimSignoffs.organizationId} = ${organizations.id} and ${claimSignoffs.signatureId} is null)`,
+        ),
+        and(
+          sql`${since} < ${today}`,
+          or(
+            sql`exists (select 1 from ${approverAssignments} a where a.organization_id = ${organizations.id} and a.active and ${passed(sql`a.valid_from`, sql`a.valid_to`)})`,
+            sql`exists (select 1 from ${positionAssignments} p where p.organization_id = ${organizations.id} and p.withdrawn_at is null and ${passed(sql`p.valid_from`, sql`p.valid_to`)})`,
+          ),
+        ),
+      ),
+    )
+    .orderBy(sql`${since} nulls first`, asc(organizations.id))
+    .limit(q.limit);
+  return rows;
+}
+
+/** Records that the organization's open sign-offs were refreshed as of `day`. */
+export async function markSignoffsRefreshed(db: Database, q: { organizationId: string; day: string }) {
+  await db
+    .insert(signoffRefreshDays)
+    .values({ organizationId: q.organizationId, refreshedOn: q.day })
+    .onConflictDoUpdate({ target: signoffRefreshDays.organizationId, set: { refreshedOn: q.day } });
 }
 
 /** Sets an unsigned sign-off's authorities and eligible members (a fallback after authority was withdrawn). */

@@ -140,3 +140,15 @@ export const claimPolicies = pgTable('claim_policies', {
   payoutTolerancePercent: numeric('payout_tolerance_percent', { precision: 5, scale: 2 }).notNull().default('5'),
   revision: integer('revision').notNull().default(1),
 });
+
+/**
+ * The organization's day as of which its open sign-offs were last refreshed by the calendar
+ * (services/workflow/approvals/dated-refresh.ts): a dated start or end of an approver assignment or
+ * a position assignment passing after that day makes them due again.
+ */
+export const signoffRefreshDays = pgTable('signoff_refresh_days', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id),
+  refreshedOn: date('refreshed_on', { mode: 'string' }).notNull(),
+});
