@@ -302,7 +302,7 @@ export interface DatedRefreshDue {
 
 /**
  * Organizations whose open sign-offs are due a refresh by the calendar at `now` (each on its own day,
- * in its time zone): never refreshed and with an open sign-off, or refreshed on an earlier day after
+ * in its time zone): never refreshed (once, open sign-offs or not), or refreshed on an earlier day after
  * which an active approver assignment or a position assignment (not withdrawn) started or ended
  * (valid_to is the last day it counts, so it ends the day after). Longest unrefreshed first, at most
  * `limit`.
@@ -318,10 +318,7 @@ export async function listDatedRefreshDue(db: Database, q: { now: Date; limit: n
     .leftJoin(signoffRefreshDays, eq(signoffRefreshDays.organizationId, organizations.id))
     .where(
       or(
-        and(
-          isNull(since),
-          sql`exists (select 1 from ${claimSignoffs} join ${claims} on ${signoffInClaimStep} where ${claimSignoffs.organizationId} = ${organizations.id} and ${claimSignoffs.signatureId} is null)`,
-        ),
+        isNull(since),
         and(
           sql`${since} < ${today}`,
           or(
