@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { Column, DrizzleQueryError, fillPlaceholders, getTableName, is, SQL, sql, Subquery } from 'drizzle-orm';
+import { Column, DrizzleQueryError, fillPlaceholders, getTableName, is, Placeholder, SQL, sql, Subquery } from 'drizzle-orm';
 import { NoopCache } from 'drizzle-orm/cache/core';
 import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -283,7 +283,37 @@ export { sql };
  * queryRows costs for a statement with many values, on a hot path). Rows as queryRows answers them.
  */
 export function preparedSql<T = Record<string, unknown>>(build: () => SQL): (db: Database, values: Record<string, unknown>) => Promise<T[]> {
-  return preparedBuilder<T>(() => ({ getSQL: build }));
+  return preparedBuilder<T>(() => ({ getSQL: build }), { sharePlaceholders: true });
+}
+
+type QueryText = { sql: string; params: unknown[]; typings?: unknown[] };
+
+/**
+ * The query with a placeholder written more than once sent as ONE parameter (`$n` of its first
+ * place wherever it is named): drizzle numbers every place anew, so a statement naming its instant
+ * six times sent it six times, each serialized here and parsed by PostgreSQL. For raw statements
+ * whose every use of a name has one type (each is cast where it is used). Left as drizzle wrote it
+ * when the text holds `$n` anywhere but in the parameters' places, or a parameter carries a type hint.
+ */
+export function sharingPlaceholders(query: QueryText): QueryText {
+  if (query.typings?.some((t) => t !== 'none')) return query;
+  const first = new Map<string, number>();
+  const params: unknown[] = [];
+  const place = query.params.map((p) => {
+    const name = is(p, Placeholder) ? p.name : undefined;
+    const known = name === undefined ? undefined : first.get(name);
+    if (known !== undefined) return known;
+    params.push(p);
+    if (name !== undefined) first.set(name, params.length);
+    return params.length;
+  });
+  if (params.length === query.params.length) return query;
+  let places = 0;
+  const text = query.sql.replace(/\$(\d+)\b/g, (_, n: string) => {
+    places++;
+    return `$${place[Number(n) - 1]}`;
+  });
+  return places === query.params.length ? { ...query, sql: text, params, ...(query.typings ? { typings: params.map(() => 'none') } : {}) } : query;
 }
 
 /**
@@ -343,6 +373,32 @@ function runsOnPostgresJs(x: object): x is PostgresJsRunner {
   return known;
 }
 
+const fillers = new WeakMap<unknown[], (values: Record<string, unknown>) => unknown[]>();
+
+/**
+ * drizzle's fillPlaceholders for one parameter template, worked out once: a template of placeholders
+ * only (every hot statement's) is its names, read from the values in order; anything else (a
+ * constant, an encoded placeholder) goes through drizzle's own.
+ */
+function fillerOf(template: unknown[]): (values: Record<string, unknown>) => unknown[] {
+  let fill = fillers.get(template);
+  if (fill) return fill;
+  if (template.every((p) => is(p, Placeholder))) {
+    const names = template.map((p) => (p as Placeholder).name);
+    fill = (values) => {
+      const params = new Array<unknown>(names.length);
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i]!;
+        if (!(name in values)) throw new Error(`No value for placeholder "${name}" was provided`);
+        params[i] = values[name];
+      }
+      return params;
+    };
+  } else fill = (values) => fillPlaceholders(template, values);
+  fillers.set(template, fill);
+  return fill;
+}
+
 /**
  * A statement sent as drizzle's postgres.js session sends it when no result cache is set (its
  * placeholders filled, the query logged, a driver error wrapped in DrizzleQueryError), without the
@@ -357,7 +413,7 @@ function sendOnPostgresJs<R>(
   map: (rows: unknown[]) => R,
   named = false,
 ): Promise<R> {
-  const params = fillPlaceholders(template, values);
+  const params = fillerOf(template)(values);
   runner.logger.logQuery(text, params);
   const query = runner.client.unsafe(text, params, { prepare: !unnamedClients.has(runner.client) && preparesText(text, named) });
   return Promise.resolve<unknown[]>(arrays ? query.values() : query).then(map, (e: unknown) => {
@@ -460,7 +516,10 @@ export function cachedInsertReturning<TTable extends PgTable>(table: TTable) {
  * preparedSql, but with the builder's own column encoders for the values and its `returning`
  * mapping for the rows.
  */
-export function preparedBuilder<T>(build: (db: Database) => { getSQL(): SQL }): (db: Database, values: Record<string, unknown>) => Promise<T[]> {
+export function preparedBuilder<T>(
+  build: (db: Database) => { getSQL(): SQL },
+  opts: { sharePlaceholders?: boolean } = {},
+): (db: Database, values: Record<string, unknown>) => Promise<T[]> {
   // Per dialect (a transaction shares its database's).
   const built = new WeakMap<object, BuiltQuery>();
   return async (db, values) => {
@@ -468,6 +527,7 @@ export function preparedBuilder<T>(build: (db: Database) => { getSQL(): SQL }): 
     let entry = built.get(dialect);
     if (!entry) {
       entry = buildQuery(db, build(db));
+      if (opts.sharePlaceholders) entry = { ...entry, query: sharingPlaceholders(entry.query as QueryText) };
       built.set(dialect, entry);
     }
     return runBuilt<T>(db, entry, values);

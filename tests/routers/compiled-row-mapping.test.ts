@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleQueryError } from 'drizzle-orm';
-import { executePrepared, preparedSelect, preparedSql, withCompiledRowMapping } from '../../src/db/client';
+import { executePrepared, preparedSelect, preparedSql, sharingPlaceholders, withCompiledRowMapping } from '../../src/db/client';
 import { analyticAccounts, customers } from '../../src/db/schema';
 import { decodeJsonRows, jsonRows } from '../../src/db/queries/json-rows';
 import { queryRows } from '../../src/db/client';
@@ -102,6 +102,23 @@ describe('withCompiledRowMapping', () => {
     const failed = await count(t.db, { organizationId: 'not-a-uuid' }).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(DrizzleQueryError);
     expect(((failed as DrizzleQueryError).cause as { code?: string }).code).toBe('22P02');
+  });
+
+  it('preparedSql sends a placeholder named several times as one parameter; a literal $n in the text leaves drizzle\'s numbering', async () => {
+    const p = (name: string) => sql.placeholder(name);
+    const built = (t.db as unknown as { dialect: { sqlToQuery(q: unknown): { sql: string; params: unknown[] } } }).dialect.sqlToQuery(
+      sql`select ${p('a')}::int + ${p('b')}::int + ${p('a')}::int as n, ${p('b')}::int * 10 as m`,
+    );
+    const shared = sharingPlaceholders(built);
+    expect(shared.sql).toBe('select $1::int + $2::int + $1::int as n, $2::int * 10 as m');
+    expect(shared.params.map((x) => (x as { name: string }).name)).toEqual(['a', 'b']);
+    const literal = (t.db as unknown as { dialect: { sqlToQuery(q: unknown): { sql: string; params: unknown[] } } }).dialect.sqlToQuery(sql`select '$9' as s, ${p('a')}::int + ${p('a')}::int as n`);
+    expect(sharingPlaceholders(literal)).toBe(literal);
+    // Run on the database: each name's value in each of its places.
+    const sum = preparedSql<{ n: number; m: number }>(() => sql`select ${p('a')}::int + ${p('b')}::int + ${p('a')}::int as n, ${p('b')}::int * 10 as m`);
+    expect(await sum(t.db, { a: 2, b: 5 })).toEqual([{ n: 9, m: 50 }]);
+    expect(await sum(t.db, { a: 7, b: 1 })).toEqual([{ n: 15, m: 10 }]);
+    await expect(sum(t.db, { a: 1 })).rejects.toThrow('No value for placeholder "b" was provided');
   });
 
   it("decodeJsonRows answers a table's rows sent as one JSON column exactly as a select of the table answers them", async () => {

@@ -25,10 +25,14 @@ function counterUpsert(at: unknown, expire: unknown) {
       returning points, expire`;
 }
 
+/** Points of each counter and the whole seconds until its window ends (ceiling; null without a window). */
 type CheckedRow = {
-  ap: number | null; ae: Date | string | null; epoch: number | string | null; go: boolean;
-  kp: number | null; ke: Date | string | null; op: number | null; oe: Date | string | null;
+  ap: number | null; asec: number | null; go: boolean;
+  kp: number | null; ksec: number | null; op: number | null; osec: number | null;
 };
+
+/** Whole seconds from the request's instant to `expire` (rounded up, as stateOf counts them): numbers, not instants, to the caller. */
+const secondsLeft = (expire: SQL) => sql`ceil(extract(epoch from ${expire} - ${sql.placeholder('at')}::timestamptz))::int`;
 
 /**
  * The frame both checked statements share: the address's failed authentications (a), the
@@ -54,8 +58,8 @@ function checkedStatement(parts: { before: SQL; goAlso: SQL; after: SQL }) {
         select ${p('orgKey')}, 1, ${p('expire')}::timestamptz where (select points from k) <= ${p('perKey')}
         ${upsert}),
       ${parts.after}
-      select (select points from a) as ap, (select expire from a) as ae, (select epoch from e) as epoch, (select go from g) as go,
-             k.points as kp, k.expire as ke, o.points as op, o.expire as oe
+      select (select points from a) as ap, (select ${secondsLeft(sql`expire`)} from a) as asec, (select go from g) as go,
+             k.points as kp, ${secondsLeft(sql`k.expire`)} as ksec, o.points as op, ${secondsLeft(sql`o.expire`)} as osec
       from (select 1) as one left join k on true left join o on true`;
 }
 
@@ -453,22 +457,27 @@ export class RateLimits {
     const r = row;
     const addressPoints = Number(r.ap ?? 0);
     if (addressPoints >= this.settings.authFailures) {
-      return { addressRefused: { ...this.stateOf('address', this.settings.authFailures, addressPoints, r.ae, now), allowed: false } };
+      return { addressRefused: { ...this.stateIn('address', this.settings.authFailures, addressPoints, r.asec), allowed: false } };
     }
     if (!r.go || r.kp === null) return { epochMatches: false };
-    const key = this.stateOf(own.name, own.limit, Number(r.kp), r.ke, now);
+    const key = this.stateIn(own.name, own.limit, Number(r.kp), r.ksec);
     if (!key.allowed || r.op === null) return { epochMatches: true, states: [key] };
-    return { epochMatches: true, states: tightestFirst([key, this.stateOf('organization', this.settings.perOrganization, Number(r.op), r.oe, now)]) };
+    return { epochMatches: true, states: tightestFirst([key, this.stateIn('organization', this.settings.perOrganization, Number(r.op), r.osec)]) };
   }
 
   private stateOf(name: LimitState['name'], limit: number, points: number, until: Date | string | null, now: Date): LimitState {
+    return this.stateIn(name, limit, points, until ? Math.ceil((new Date(until).getTime() - now.getTime()) / 1000) : null);
+  }
+
+  /** stateOf with the seconds left in the window already counted (null: no window). */
+  private stateIn(name: LimitState['name'], limit: number, points: number, secondsLeft: number | null): LimitState {
     return {
       name,
       limit,
       remaining: Math.max(0, limit - points),
       // Never more than the window: a counter opened by a request that started after this one (its
       // clock read later) ends at most a window from now.
-      resetSeconds: until ? Math.min(this.windowOf(name), Math.max(0, Math.ceil((new Date(until).getTime() - now.getTime()) / 1000))) : 0,
+      resetSeconds: secondsLeft === null ? 0 : Math.min(this.windowOf(name), Math.max(0, secondsLeft)),
       allowed: points <= limit,
     };
   }
