@@ -50,11 +50,29 @@ async function drive(count: number) {
 }
 // Warm (JIT, caches, prepared statements), then measured: wall time and this process's CPU per request.
 await drive(Number(process.env.WARM ?? 2000));
+// PROMISES=1: count the promises made per request (async_hooks), beside the CPU.
+let promises = 0;
+const sites = new Map<string, number>();
+if (process.env.PROMISES)
+  (await import('node:async_hooks'))
+    .createHook({
+      init: (_id, type) => {
+        if (type !== 'PROMISE') return;
+        promises++;
+        // PROMISES=sites: where they are made (the first two frames outside node's own code).
+        if (process.env.PROMISES !== 'sites') return;
+        const frames = (new Error().stack ?? '').split('\n').slice(2).filter((f) => !f.includes('node:') && !f.includes('async_hooks'));
+        const site = frames.slice(0, 2).map((f) => f.trim().replace(/\(.*node_modules\//, '(').replace(/^at /, '')).join(' < ');
+        sites.set(site, (sites.get(site) ?? 0) + 1);
+      },
+    })
+    .enable();
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 await drive(n);
 const ms = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
-console.log(`${path}: ${n} in ${ms.toFixed(0)} ms = ${(n / (ms / 1000)).toFixed(0)} req/s, cpu ${((cpu.user + cpu.system) / 1000 / n).toFixed(3)} ms/req`);
+console.log(`${path}: ${n} in ${ms.toFixed(0)} ms = ${(n / (ms / 1000)).toFixed(0)} req/s, cpu ${((cpu.user + cpu.system) / 1000 / n).toFixed(3)} ms/req${process.env.PROMISES ? `, ${(promises / n).toFixed(1)} promises/req` : ''}`);
+for (const [site, count] of [...sites].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${(count / n).toFixed(2).padStart(6)}  ${site}`);
 await app.close();
 await handle.close();

@@ -413,12 +413,19 @@ function sendOnPostgresJs<R>(
   map: (rows: unknown[]) => R,
   named = false,
 ): Promise<R> {
-  const params = fillerOf(template)(values);
+  let params: unknown[];
+  try {
+    params = fillerOf(template)(values);
+  } catch (e) {
+    // A missing value fails the promise, as everywhere else (callers need not catch twice).
+    return Promise.reject(e);
+  }
   runner.logger.logQuery(text, params);
   const query = runner.client.unsafe(text, params, { prepare: !unnamedClients.has(runner.client) && preparesText(text, named) });
-  return Promise.resolve<unknown[]>(arrays ? query.values() : query).then(map, (e: unknown) => {
+  // The driver's query is a promise (its `then` sends it): mapped on it directly, without a promise around it.
+  return (arrays ? query.values() : query).then(map, (e: unknown) => {
     throw new DrizzleQueryError(text, params, e as Error);
-  });
+  }) as Promise<R>;
 }
 
 /**
@@ -451,13 +458,17 @@ export function preparedSelect<R>(
 }
 
 /** Runs a built query on `db` (the pool or a transaction) with its placeholders' values; rows as queryRows answers them. */
-async function runBuilt<T>(db: Database, built: BuiltQuery, values: Record<string, unknown>): Promise<T[]> {
+function runBuilt<T>(db: Database, built: BuiltQuery, values: Record<string, unknown>): Promise<T[]> {
   const { session } = db as unknown as DialectAndSession;
-  // Rows as objects (no `returning` mapping): straight to the driver, as drizzle would send it.
+  // Rows as objects (no `returning` mapping): straight to the driver, as drizzle would send it (its promise, no hop of its own).
   if (built.fields === undefined && runsOnPostgresJs(session)) {
     const { sql: text, params } = built.query as { sql: string; params: unknown[] };
     return sendOnPostgresJs(session, text, params, values, false, (rows) => rows as T[]);
   }
+  return runBuiltOnSession<T>(session, built, values);
+}
+
+async function runBuiltOnSession<T>(session: DialectAndSession['session'], built: BuiltQuery, values: Record<string, unknown>): Promise<T[]> {
   const result = await session.prepareQuery(built.query, built.fields, undefined, built.fields !== undefined).execute(values);
   if (Array.isArray(result)) return result as T[];
   return ((result as { rows?: T[] }).rows ?? []) as T[];
@@ -522,7 +533,7 @@ export function preparedBuilder<T>(
 ): (db: Database, values: Record<string, unknown>) => Promise<T[]> {
   // Per dialect (a transaction shares its database's).
   const built = new WeakMap<object, BuiltQuery>();
-  return async (db, values) => {
+  return (db, values) => {
     const { dialect } = db as unknown as DialectAndSession;
     let entry = built.get(dialect);
     if (!entry) {

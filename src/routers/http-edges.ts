@@ -101,12 +101,20 @@ export function answerNotFound(served: ServedMethods, req: FastifyRequest, reply
  * (HEAD is answered 404 here).
  */
 export function guardFacadeMethods(served: ServedMethods) {
-  return async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!req.routeOptions.url?.endsWith('/*')) return;
+  const guard = async (req: FastifyRequest, reply: FastifyReply) => {
     const allow = served.allowed(pathOf(req));
     if (!allow) return req.method === 'HEAD' ? answerNotFound(served, req, reply) : undefined;
     if (!allow.includes(req.method)) return methodNotAllowed(req, reply, allow);
     if (req.method === 'HEAD') req.raw.method = 'GET';
+  };
+  // Written with `done`: a request an operation's own route matched (nearly every one) goes on without a promise.
+  return (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    if (!req.routeOptions.url?.endsWith('/*')) return done();
+    // A refusal answered by the guard ends the request there (done is not called).
+    guard(req, reply).then(
+      () => (reply.sent ? undefined : done()),
+      (err: Error) => done(err),
+    );
   };
 }
 
@@ -141,10 +149,11 @@ export function registerEdges(app: FastifyInstance, served: ServedMethods) {
   // Catch-alls are no paths: the REST facade's (its operations come from its document) and the CORS preflight's `*`.
   served.track(app, { skip: (route) => route.url === '*' || route.url === '/*' || (route.url.startsWith('/v1/') && route.url.endsWith('/*')) });
 
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.url.length > MAX_URL_LENGTH) {
-      return sendProblem(req, reply, problemForCode('uri_too_long', `The URL is longer than ${MAX_URL_LENGTH} characters`));
-    }
+  // Written with `done`: a URL within the limit goes on without a promise.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.url.length <= MAX_URL_LENGTH) return done();
+    // Answered here: the request goes no further (done is not called).
+    sendProblem(req, reply, problemForCode('uri_too_long', `The URL is longer than ${MAX_URL_LENGTH} characters`));
   });
 
   app.setNotFoundHandler((req, reply) => answerNotFound(served, req, reply));

@@ -35,6 +35,12 @@ function multipartRefusal(e: unknown): unknown {
 }
 
 export async function registerUploadRoute(app: FastifyInstance, deps: AppDeps) {
+  // A scope of its own (inside the facade's, whose prefix, hooks and error handler it keeps): the
+  // multipart parser and the two hooks it adds to every request of its scope serve this route alone.
+  await app.register(async (scope) => uploadRoute(scope, deps));
+}
+
+async function uploadRoute(app: FastifyInstance, deps: AppDeps) {
   const maxBytes = deps.config.DOCUMENT_MAX_BYTES;
   await app.register(fastifyMultipart, { limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 12 } });
 

@@ -155,7 +155,7 @@ async function guardCached(
 }
 
 /** An API key's cached path. */
-async function guardCachedKey(deps: GuardDeps, req: RequestCredentials, key: { id: string; secret: string }) {
+function guardCachedKey(deps: GuardDeps, req: RequestCredentials, key: { id: string; secret: string }) {
   const now = deps.now();
   let entry = principalCacheFor(deps.db).get(key.id);
   if (entry && !cachedKeyStillValid(entry, key, now)) entry = undefined;
@@ -179,7 +179,7 @@ async function guardCachedKey(deps: GuardDeps, req: RequestCredentials, key: { i
  * A session's cached path, by the token's hash. A first request authenticates the session (its
  * slide included) and runs the checked statement; every later one is that statement alone.
  */
-async function guardCachedSession(deps: GuardDeps, req: RequestCredentials, token: string) {
+function guardCachedSession(deps: GuardDeps, req: RequestCredentials, token: string) {
   const tokenHash = sha256Hex(token);
   const cacheKey = `session:${tokenHash}`;
   return guardCached(

@@ -411,7 +411,7 @@ export class RateLimits {
    * `last_used_at` recorded when a minute has passed: the same effects, in the same order, as the
    * address check, authentication and hitKey made one after the other.
    */
-  async hitKeyChecked(q: { apiKeyId: string; organizationId: string; address: string; epoch: number; now: Date }): Promise<
+  hitKeyChecked(q: { apiKeyId: string; organizationId: string; address: string; epoch: number; now: Date }): Promise<
     { addressRefused: LimitState } | { epochMatches: false } | { epochMatches: true; states: LimitState[] }
   > {
     return this.hitChecked({ kind: 'api_key', id: q.apiKeyId }, q);
@@ -422,7 +422,7 @@ export class RateLimits {
    * also finds the session unrevoked and unexpired (else `epochMatches` false: authenticate afresh),
    * counts the member's limit instead of a key's and slides the session's expiry once a minute.
    */
-  async hitSessionChecked(q: { sessionId: string; memberId: string; organizationId: string; address: string; epoch: number; now: Date }): Promise<
+  hitSessionChecked(q: { sessionId: string; memberId: string; organizationId: string; address: string; epoch: number; now: Date }): Promise<
     { addressRefused: LimitState } | { epochMatches: false } | { epochMatches: true; states: LimitState[] }
   > {
     return this.hitChecked({ kind: 'session', id: q.sessionId, memberId: q.memberId }, q);
