@@ -20,10 +20,11 @@ const rounds = Number(process.argv[3] ?? 2);
 const what = (process.env.WHAT ?? 'customer').split(',');
 const connections = Number(process.env.CONNECTIONS ?? 10);
 
-/** A process's own CPU (user and system) in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
-function cpuMs(pid: number | string): number {
+/** A process's own CPU (user and system) in ms, from /proc/<pid>/stat (clock ticks of 10 ms); `which` one of them alone. */
+function cpuMs(pid: number | string, which?: 'user' | 'system'): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const [user, system] = [Number(fields[11]) * 10, Number(fields[12]) * 10];
+  return which === 'user' ? user : which === 'system' ? system : user + system;
 }
 
 /** The CPU of every live PostgreSQL backend of the database (the service's pool lives as long as the run). */
@@ -68,12 +69,13 @@ try {
   for (let round = 1; round <= rounds; round++) {
     for (const p of paths) {
       const s0 = cpuMs(pid);
+      const u0 = cpuMs(pid, 'user');
       const b0 = backendsMs();
       const r = await autocannon({ url: `${service.url}/v1/${p}`, headers, connections, duration: seconds });
       const n = r.requests.total;
       process.stdout.write(
         `round ${round}  ${p.slice(0, 24).padEnd(24)} p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  ${r.requests.average.toFixed(0)} req/s  ` +
-          `service CPU ${((cpuMs(pid) - s0) / n).toFixed(2)} ms/req  PostgreSQL ${((backendsMs() - b0) / n).toFixed(2)} ms/req\n`,
+          `service CPU ${((cpuMs(pid) - s0) / n).toFixed(2)} ms/req (user ${((cpuMs(pid, 'user') - u0) / n).toFixed(2)})  PostgreSQL ${((backendsMs() - b0) / n).toFixed(2)} ms/req\n`,
       );
     }
   }

@@ -139,7 +139,7 @@ describe('authority withdrawn after a sign-off opened', () => {
     for (const id of ids) await decide(t, w.head.session, id, 'approve');
     // pm2's assignment on Alpha ends yesterday (no set-up call runs); the refresh then walks the ten open sign-offs two at a time.
     await t.db.update(approverAssignments).set({ validTo: day(-1) }).where(and(eq(approverAssignments.organizationId, w.org.id), eq(approverAssignments.id, w.a2.id)));
-    await refreshOpenSignoffs(await contextFor(t.db, w.org.id, w.org.owner.id), 2);
+    await refreshOpenSignoffs(await contextFor(t.db, w.org.id, w.org.owner.id), { pageSize: 2 });
     const open = await t.db.select().from(claimSignoffs).where(and(eq(claimSignoffs.organizationId, w.org.id), eq(claimSignoffs.state, 'finance')));
     expect(open).toHaveLength(10);
     for (const s of open) expect([s.accountCode, s.eligible]).toEqual(s.accountCode === 'P-ALPHA' ? ['P-ALPHA', [w.pm2.id, w.controller.id]] : ['P-ZETA', [w.pm1.id]]);
@@ -174,6 +174,23 @@ describe('authority withdrawn after a sign-off opened', () => {
     expect(await passAt(0)).toEqual([]);
     expect(await passAt(1)).toEqual([]);
     expect(await alpha()).toEqual([w.pm2.id, w.controller.id]);
+  });
+
+  it("an approver assignment's write refreshes the sign-offs on its own account only; the calendar's pass the rest", async () => {
+    const w = await world();
+    await decide(t, w.head.session, w.claim.id, 'approve');
+    const eligibleOn = async (code: string) =>
+      (await t.db.select().from(claimSignoffs).where(and(eq(claimSignoffs.organizationId, w.org.id), eq(claimSignoffs.claimId, w.claim.id), eq(claimSignoffs.accountCode, code))))[0]!.eligible;
+    // Both approvers' assignments ended yesterday, with no write (a passing date).
+    for (const a of [w.a1, w.a2]) await t.db.update(approverAssignments).set({ validTo: day(-1) }).where(and(eq(approverAssignments.organizationId, w.org.id), eq(approverAssignments.id, a.id)));
+    // An approver assigned to Alpha from today: Alpha's sign-off gets them; Zeta's is not walked.
+    await callerFor(t, w.org.owner.session).settings.approverAssignments.create({ analytic_account_id: w.ref.alpha.id, member_id: w.assistant.id, valid_from: day(0) });
+    expect(await eligibleOn('P-ALPHA')).toEqual([w.pm2.id, w.assistant.id]);
+    expect(await eligibleOn('P-ZETA')).toEqual([w.pm1.id]);
+    expect(await toAct(w.assistant.session)).toEqual([[w.claim.id, '200.00']]);
+    expect((await refreshSignoffsOnPassingDates(t.db, new Date(), 100_000)).refreshed.map((r) => r.organization_id)).toContain(w.org.id);
+    expect(await eligibleOn('P-ZETA')).toEqual([w.pm1.id, w.controller.id]);
+    expect(await toAct(w.controller.session)).toEqual([[w.claim.id, '300.00']]);
   });
 
   it('a position held until yesterday makes the organization due for the calendar\'s pass; a withdrawn one does not', async () => {

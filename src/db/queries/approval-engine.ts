@@ -3,7 +3,7 @@
  * grants, the approver assignments and delegations in force, the claim policy, the axes claims must be
  * allocated on, and the claim's sign-offs of a round. Every query is scoped by organization.
  */
-import { and, asc, eq, gte, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { insertInChunks, anyOfPlaceholder, preparedSelect, preparedSql } from '../client';
 import { keysetCondition } from './keyset';
 import type { Database } from '../client';
@@ -269,10 +269,13 @@ export interface OpenSignoffRow {
 
 /**
  * Up to `limit` unsigned sign-offs of the organization's claims still in their step and round, in
- * creation order after `after` (the previous page's last): the organization's open sign-offs a
+ * creation order after `after` (the previous page's last), on `analyticAccountIds` only when given: the organization's open sign-offs a
  * page at a time, so a walk over all of them holds one page in memory.
  */
-export async function listOpenSignoffsPage(db: Database, q: { organizationId: string; after?: { value: string; id: string }; limit: number }): Promise<OpenSignoffRow[]> {
+export async function listOpenSignoffsPage(
+  db: Database,
+  q: { organizationId: string; analyticAccountIds?: string[]; after?: { value: string; id: string }; limit: number },
+): Promise<OpenSignoffRow[]> {
   const rows = await db
     .select({ s: claimSignoffs, claimantMemberId: claims.claimantMemberId, claimantPositionId: claims.claimantPositionId, createdAt: sql<string>`${claimSignoffs.createdAt}::text` })
     .from(claimSignoffs)
@@ -281,6 +284,7 @@ export async function listOpenSignoffsPage(db: Database, q: { organizationId: st
       and(
         eq(claimSignoffs.organizationId, q.organizationId),
         isNull(claimSignoffs.signatureId),
+        q.analyticAccountIds ? inArray(claimSignoffs.analyticAccountId, q.analyticAccountIds) : undefined,
         q.after ? keysetCondition(claimSignoffs.createdAt, claimSignoffs.id, 'asc', q.after, 'timestamptz') : undefined,
       ),
     )

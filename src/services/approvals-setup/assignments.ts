@@ -92,7 +92,8 @@ export async function createAssignment(ctx: ServiceContext, input: CreateAssignm
     maxAmount: max,
   });
   const after = await createdRecord(ctx, assignments, row);
-  await refreshOpenSignoffs(ctx);
+  // Only the sign-offs on the assignment's own account can resolve through it.
+  await refreshOpenSignoffs(ctx, { analyticAccountIds: [input.analytic_account_id] });
   return after;
 }
 
@@ -120,12 +121,12 @@ export async function updateAssignment(ctx: ServiceContext, input: UpdateAssignm
     r.throwIfAny();
     return { validFrom: from, validTo: to, minAmount: changedAmount(min, current.minAmount) ?? undefined, maxAmount: changedAmount(max, current.maxAmount) };
   });
-  await refreshOpenSignoffs(ctx);
+  await refreshOpenSignoffs(ctx, { analyticAccountIds: [answer.analytic_account_id] });
   return answer;
 }
 
 export async function deactivateAssignment(ctx: ServiceContext, input: RecordChange): Promise<AssignmentAnswer> {
   const answer = await deactivateRecord(ctx, assignments, input, () => ({ active: false }));
-  await refreshOpenSignoffs(ctx);
+  await refreshOpenSignoffs(ctx, { analyticAccountIds: [answer.analytic_account_id] });
   return answer;
 }

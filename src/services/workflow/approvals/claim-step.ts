@@ -190,14 +190,17 @@ const REFRESH_PAGE = 500;
  * `eligible`, so the new approver can read the claim and finds it under to_act. Withdrawn
  * authorities stay stored (they no longer sign: claimStepFacts filters them). The open sign-offs are
  * walked a page at a time, each page in a bounded number of statements (its claims come with it;
- * lines only for review's totals), plus one write per sign-off that changes.
+ * lines only for review's totals), plus one write per sign-off that changes. With
+ * `analyticAccountIds`, only the sign-offs on those accounts: a change that can move nothing else
+ * (an approver assignment: a sign-off's resolution reads the assignments of its own account alone).
  */
-export async function refreshOpenSignoffs(ctx: ServiceContext, pageSize = REFRESH_PAGE): Promise<void> {
+export async function refreshOpenSignoffs(ctx: ServiceContext, opts: { analyticAccountIds?: string[]; pageSize?: number } = {}): Promise<void> {
   const organizationId = ctx.org.id;
+  const { analyticAccountIds, pageSize = REFRESH_PAGE } = opts;
   let grants: GrantRow[] | undefined;
   let after: { value: string; id: string } | undefined;
   for (;;) {
-    const page = await listOpenSignoffsPage(ctx.db, { organizationId, after, limit: pageSize });
+    const page = await listOpenSignoffsPage(ctx.db, { organizationId, analyticAccountIds, after, limit: pageSize });
     if (page.length === 0) return;
     // The grants once, and only when there is something to resolve (most set-up changes find nothing open).
     grants ??= await listGrants(ctx.db, { organizationId });
