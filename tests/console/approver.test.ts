@@ -162,6 +162,71 @@ describe.skipIf(!HAS_CHROMIUM)('the approver’s inbox, the payment queue and Me
     expect(after.decisions.filter((d) => d.actor_member_id === app.member('owner').id)).toHaveLength(0);
   });
 
+  it('the payment queue asks what the bank charged for a bank-charged line: a figure beyond the tolerance is refused at its field with the way to refer it; within it, the claim is paid at that figure', async () => {
+    // Devi's hotel in Singapore, 200.00 SGD charged by her bank as 693.18 MYR (the line's approved amount).
+    const devi = client('employee');
+    const channel = app.demo.payout_channels.find((c) => c.member_id === app.member('employee').id && c.active);
+    const category = app.demo.expense_categories.find((c) => c.code === 'TRAVEL')!;
+    const project = app.demo.projects.find((p) => p.code === 'P-PNG')!;
+    let answer = await devi.expenses.claims.create.mutate({ title: 'Singapore hotel', payout_channel_id: channel?.id ?? null });
+    answer = await devi.expenses.claims.lines.add.mutate(
+      {
+        id: answer.claim.id,
+        type: 'receipt',
+        expense_date: yesterday(),
+        category_id: category.id,
+        description: 'Hotel',
+        currency: 'SGD',
+        amount: '200.00',
+        bank_charged_amount: '693.18',
+        document_basis: 'foreign_supplier',
+        supplier_country: 'SG',
+        shares: [{ analytic_account_id: project.id, percentage: '100' }],
+      },
+      ifMatch(answer.claim.revision),
+    );
+    expect(answer.lines[0]).toMatchObject({ base_amount: '693.18', reimbursement_basis: 'bank_charged' });
+    answer = await devi.expenses.claims.transition.mutate({ id: answer.claim.id, action_key: 'submit' }, ifMatch(answer.claim.revision));
+    const id = answer.claim.id;
+    // Review and finance signed through the API by whoever the claim offers approve to.
+    for (let step = 0; step < 6 && (await read('owner', id)).claim.state !== 'approved'; step++) {
+      let signed = false;
+      for (const role of ['owner', 'accountant', 'clerk'] as const) {
+        const seen = await read(role, id);
+        if (!seen.available_transitions.find((d) => d.action_key === 'approve')?.allowed) continue;
+        await client(role).expenses.claims.transition.mutate({ id, action_key: 'approve' }, ifMatch(seen.claim.revision));
+        signed = true;
+        break;
+      }
+      expect(signed, `nobody of owner, accountant and clerk may approve in ${(await read('owner', id)).claim.state}`).toBe(true);
+    }
+    expect((await read('owner', id)).claim.state).toBe('approved');
+
+    const page = await app.newPage({ ...DESKTOP, language: 'en' });
+    await app.signIn(page, 'accountant', { next: '/payments' });
+    const card = page.locator(`[data-pay-claim="${id}"]`);
+    await card.waitFor();
+    const figure = card.getByLabel('Line 1: Hotel');
+    await poll(() => figure.inputValue()).toBe('693.18');
+    expect(await card.innerText()).toContain('Bank figures');
+    // 900.00 is more than 5 % (the default tolerance) from 693.18: refused at the figure, nothing paid.
+    await figure.fill('900.00');
+    await card.getByRole('button', { name: /^Pay/ }).click();
+    await poll(() => figure.getAttribute('aria-invalid')).toBe('true');
+    expect(await card.innerText()).toContain('Refer the difference for approval, with the reason, instead of paying.');
+    await card.getByRole('button', { name: /difference/i }).waitFor();
+    expect((await read('accountant', id)).claim.state).toBe('approved');
+    await app.axe(page);
+    // 694.02 is within it: paid, and the settlement pays the bank's figure.
+    await figure.fill('694.02');
+    await card.getByRole('button', { name: /^Pay/ }).click();
+    await poll(() => card.count()).toBe(0);
+    const paid = await read('accountant', id);
+    expect(paid.claim.state).toBe('paid');
+    expect(paid.settlements.map((s) => [s.amount, s.currency])).toEqual([['694.02', 'MYR']]);
+    expect(app.pageErrors(page)).toEqual([]);
+  }, 90_000);
+
   for (const language of ['en', 'ms'] as const) {
     for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
       it(`axe: the inbox with a claim open, the payment queue and Me in ${language} at ${size} size`, async () => {
