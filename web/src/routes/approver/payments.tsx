@@ -125,6 +125,8 @@ function PayCard({ item }: { item: ClaimListItem }) {
   const refer = answer?.available_transitions.find((d) => d.action_key === 'refer_difference');
   const beyondTolerance = problem?.status === 422 && problem.pointers.some((p) => /^\/bank_charged_amounts\/\d+\/amount$/.test(p.pointer));
   const figures = () => bankLines.map((l) => ({ line_id: l.id, amount: (bank[l.id] ?? l.base_amount).trim() }));
+  // A bank figure other than the approved amount changes what is paid, which the server works out: the button then names no amount.
+  const figuresChanged = figures().some((f, i) => f.amount !== bankLines[i]!.base_amount);
 
   const onPay = async () => {
     if (!answer) return;
@@ -219,7 +221,7 @@ function PayCard({ item }: { item: ClaimListItem }) {
       <div className="mt-4 flex flex-wrap gap-2">
         {pay ? (
           <Button disabled={!pay.allowed || !chosen} busy={busy} onClick={() => void onPay()}>
-            {labelOf(pay.labels, language)} <Money amount={item.total} currency={item.currency} />
+            {labelOf(pay.labels, language)} {figuresChanged ? null : <Money amount={item.total} currency={item.currency} />}
           </Button>
         ) : null}
         {beyondTolerance && refer?.allowed ? (
