@@ -7,38 +7,18 @@
  *   PATHS='scope=all&limit=100,scope=to_act&limit=100' NOBUILD=1 BENCH_NODE_FLAGS="--max-old-space-size=256 --cpu-prof --cpu-prof-dir=D" npx tsx bench/_claims-http.ts
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { backendsMs as backendsOf, cpuMs } from './process-cpu';
 import { openDatabase, queryRows, sql } from '../src/db/client';
 import { createApiKey, rolePermissions } from '../src/services/access/admin';
 import { buildService, startBuiltService } from './service-process';
 
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_claims';
 const database = new URL(url).pathname.slice(1);
+const backendsMs = () => backendsOf(database);
 const seconds = Number(process.argv[2] ?? 10);
 const rounds = Number(process.argv[3] ?? 2);
 const paths = (process.env.PATHS ?? 'scope=all&limit=100,scope=to_act&limit=100').split(',');
-
-/** A process's own CPU (user and system) in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
-function cpuMs(pid: number | string): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** The CPU of every live PostgreSQL backend of the database (the service's pool lives as long as the run). */
-function backendsMs(): number {
-  let total = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (cmd.startsWith('postgres: ') && cmd.includes(` ${database} `)) total += cpuMs(pid);
-    } catch {
-      // Gone between the listing and the read.
-    }
-  }
-  return total;
-}
 
 const handle = await openDatabase({ url, poolSize: 2 });
 const [me] = await queryRows<{ id: string; organization_id: string }>(

@@ -7,40 +7,19 @@
  *   SIDE=minimal WHAT=customer,invoice,list NOBUILD=1 BENCH_NODE_FLAGS="--max-old-space-size=256 --cpu-prof --cpu-prof-dir=D" npx tsx bench/_floor-http.ts
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { backendsMs as backendsOf, cpuMs } from './process-cpu';
 import { openDatabase, queryRows, sql } from '../src/db/client';
 import { createApiKey, rolePermissions } from '../src/services/access/admin';
 import { buildService, LIMITS_OUT_OF_REACH, startBuiltService, startChild } from './service-process';
 
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_floor';
 const database = new URL(url).pathname.slice(1);
+const backendsMs = () => backendsOf(database);
 const seconds = Number(process.argv[2] ?? 10);
 const rounds = Number(process.argv[3] ?? 2);
 const what = (process.env.WHAT ?? 'customer').split(',');
 const connections = Number(process.env.CONNECTIONS ?? 10);
-
-/** A process's own CPU (user and system) in ms, from /proc/<pid>/stat (clock ticks of 10 ms); `which` one of them alone. */
-function cpuMs(pid: number | string, which?: 'user' | 'system'): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const [user, system] = [Number(fields[11]) * 10, Number(fields[12]) * 10];
-  return which === 'user' ? user : which === 'system' ? system : user + system;
-}
-
-/** The CPU of every live PostgreSQL backend of the database (the service's pool lives as long as the run). */
-function backendsMs(): number {
-  let total = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (cmd.startsWith('postgres: ') && cmd.includes(` ${database} `)) total += cpuMs(pid);
-    } catch {
-      // Gone between the listing and the read.
-    }
-  }
-  return total;
-}
 
 const handle = await openDatabase({ url, poolSize: 2 });
 const [me] = await queryRows<{ id: string; organization_id: string; customer: string; invoice: string }>(
