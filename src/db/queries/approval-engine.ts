@@ -297,27 +297,20 @@ export async function listOpenSignoffsPage(
   }));
 }
 
-/** An organization whose open sign-offs the calendar may have changed: its day now, and the day they were last refreshed (null: never). */
-export interface DatedRefreshDue {
-  organizationId: string;
-  today: string;
-  refreshedOn: string | null;
-}
-
 /**
- * Organizations whose open sign-offs are due a refresh by the calendar at `now` (each on its own day,
+ * The organizations whose open sign-offs are due a refresh by the calendar at `now` (each on its own day,
  * in its time zone): never refreshed (once, open sign-offs or not), or refreshed on an earlier day after
  * which an active approver assignment or a position assignment (not withdrawn) started or ended
  * (valid_to is the last day it counts, so it ends the day after). Longest unrefreshed first, at most
  * `limit`.
  */
-export async function listDatedRefreshDue(db: Database, q: { now: Date; limit: number }): Promise<DatedRefreshDue[]> {
+export async function listDatedRefreshDue(db: Database, q: { now: Date; limit: number }): Promise<string[]> {
   const at = q.now.toISOString();
   const today = sql`(${at}::timestamptz at time zone ${organizations.timeZone})::date`;
   const since = signoffRefreshDays.refreshedOn;
   const passed = (from: SQL, to: SQL) => sql`((${from} > ${since} and ${from} <= ${today}) or (${to} >= ${since} and ${to} < ${today}))`;
   const rows = await db
-    .select({ organizationId: organizations.id, today: sql<string>`${today}::text`, refreshedOn: since })
+    .select({ organizationId: organizations.id })
     .from(organizations)
     .leftJoin(signoffRefreshDays, eq(signoffRefreshDays.organizationId, organizations.id))
     .where(
@@ -334,7 +327,7 @@ export async function listDatedRefreshDue(db: Database, q: { now: Date; limit: n
     )
     .orderBy(sql`${since} nulls first`, asc(organizations.id))
     .limit(q.limit);
-  return rows;
+  return rows.map((r) => r.organizationId);
 }
 
 /** Records that the organization's open sign-offs were refreshed as of `day`. */

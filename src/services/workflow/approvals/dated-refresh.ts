@@ -23,12 +23,12 @@ export interface DatedRefreshResult {
 export async function refreshSignoffsOnPassingDates(db: Database, now: Date, limit = 50): Promise<DatedRefreshResult> {
   const due = await listDatedRefreshDue(db, { now, limit });
   const out: DatedRefreshResult = { refreshed: [] };
-  for (const org of due) {
-    const ctx = await systemContextFor(db, org.organizationId, now);
+  for (const organizationId of due) {
+    const ctx = await systemContextFor(db, organizationId, now);
     await refreshOpenSignoffs(ctx);
     // The day the refresh judged by (the context's), which is the organization's day at `now`.
-    await markSignoffsRefreshed(db, { organizationId: org.organizationId, day: ctx.today });
-    out.refreshed.push({ organization_id: org.organizationId, day: ctx.today });
+    await markSignoffsRefreshed(db, { organizationId, day: ctx.today });
+    out.refreshed.push({ organization_id: organizationId, day: ctx.today });
   }
   return out;
 }
