@@ -156,7 +156,9 @@ describe('authority withdrawn after a sign-off opened', () => {
   it('a dated end passing with no set-up write: the calendar\'s pass adds the fallback to eligible as of the organization\'s day, once', async () => {
     const w = await world();
     await decide(t, w.head.session, w.claim.id, 'approve');
-    const alpha = async () => (await t.db.select().from(claimSignoffs).where(and(eq(claimSignoffs.organizationId, w.org.id), eq(claimSignoffs.claimId, w.claim.id), eq(claimSignoffs.accountCode, 'P-ALPHA'))))[0]!.eligible;
+    // Finance's sign-off on Alpha (review's, signed, is on Alpha too).
+    const alpha = async () =>
+      (await t.db.select().from(claimSignoffs).where(and(eq(claimSignoffs.organizationId, w.org.id), eq(claimSignoffs.claimId, w.claim.id), eq(claimSignoffs.state, 'finance'), eq(claimSignoffs.accountCode, 'P-ALPHA'))))[0]!.eligible;
     const passAt = async (offsetDays: number) =>
       (await refreshSignoffsOnPassingDates(t.db, new Date(Date.now() + offsetDays * 86_400_000), 100_000)).refreshed.filter((r) => r.organization_id === w.org.id);
     // pm2 approves Alpha until yesterday. Yesterday's pass (the organization's first) found pm2 in force: nothing to add.
@@ -180,7 +182,7 @@ describe('authority withdrawn after a sign-off opened', () => {
     const w = await world();
     await decide(t, w.head.session, w.claim.id, 'approve');
     const eligibleOn = async (code: string) =>
-      (await t.db.select().from(claimSignoffs).where(and(eq(claimSignoffs.organizationId, w.org.id), eq(claimSignoffs.claimId, w.claim.id), eq(claimSignoffs.accountCode, code))))[0]!.eligible;
+      (await t.db.select().from(claimSignoffs).where(and(eq(claimSignoffs.organizationId, w.org.id), eq(claimSignoffs.claimId, w.claim.id), eq(claimSignoffs.state, 'finance'), eq(claimSignoffs.accountCode, code))))[0]!.eligible;
     // Both approvers' assignments ended yesterday, with no write (a passing date).
     for (const a of [w.a1, w.a2]) await t.db.update(approverAssignments).set({ validTo: day(-1) }).where(and(eq(approverAssignments.organizationId, w.org.id), eq(approverAssignments.id, a.id)));
     // An approver assigned to Alpha from today: Alpha's sign-off gets them; Zeta's is not walked.
