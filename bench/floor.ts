@@ -409,7 +409,7 @@ async function main() {
     const serviceEnv = { url, cursorSecret, payoutKey };
     children.push(await startService('service', serviceEnv));
     children.push(await startChild('floor', [...(process.env.BENCH_FLOOR_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'bench/floor-server.ts'], { FLOOR_PLAN: planFile }));
-    children.push(await startChild('minimal', ['--import', 'tsx', 'bench/minimal-floor-server.ts'], { DATABASE_URL: url, MINIMAL_RATE_LIMIT: LIMITS, DATABASE_POOL_SIZE: '10' }));
+    children.push(await startChild('minimal', ['--import', 'tsx', 'bench/minimal-floor-server.ts'], { DATABASE_URL: url, MINIMAL_RATE_LIMIT: LIMITS, DATABASE_POOL_SIZE: '10', CURSOR_SECRET: cursorSecret }));
     if (redisUrl) children.push(await startService('redis', { ...serviceEnv, redisUrl }));
     const [service] = children;
     const targetsOf = (s: Scenario) => (s.sessionOf ? children.filter((c) => c.name === 'service' || c.name === 'redis') : children);
@@ -431,9 +431,15 @@ async function main() {
   await handle.close();
 }
 
-/** Each side's first answer to the scenario, checked for its status: "<scenario> <side> <bytes>". */
+/**
+ * Each side's first answer to the scenario, checked for its status: "<scenario> <side> <bytes>".
+ * The minimal floor's and the service-with-Redis's answers are compared with the service's (body and
+ * the headers the contract names), so a ratio to the minimal floor weighs the same answer; a
+ * difference is printed and stops the run.
+ */
 async function firstAnswers(s: Scenario, targets: Child[], token: string, createBody: string): Promise<string[]> {
   const out: string[] = [];
+  let reference: Answer | undefined;
   for (const target of targets) {
     const res = await fetch(`${target.url}${s.path}`, {
       method: s.method,
@@ -443,8 +449,42 @@ async function firstAnswers(s: Scenario, targets: Child[], token: string, create
     const body = await res.text();
     if (res.status !== s.status) throw new Error(`${target.name} ${s.label}: ${res.status} ${body.slice(0, 2000)}`);
     out.push(`${s.key} ${target.name} ${Buffer.byteLength(body)}`);
+    const answer = answerOf(res.headers, body, s.method === 'POST');
+    if (target.name === 'service') reference = answer;
+    else if (reference && target.name !== 'floor') {
+      const differences = differencesOf(reference, answer, '');
+      if (differences.length) throw new Error(`${s.label}: ${target.name} does not answer what the service answers:\n  ${differences.slice(0, 20).join('\n  ')}`);
+    }
   }
   return out;
+}
+
+interface Answer {
+  headers: Record<string, unknown>;
+  body: unknown;
+}
+
+/** Headers a client may rely on (values that change per request reduced to their presence) and the body, per-request values the same. */
+function answerOf(headers: Headers, body: string, created: boolean): Answer {
+  const parsed = JSON.parse(body) as Record<string, unknown>;
+  const marked = (key: string) => (headers.has(key) ? 'present' : 'absent');
+  // A create's own ids and instants are new on every side; a cursor is opaque: only whether there is one.
+  const perRequest = (key: string, value: unknown) =>
+    (created && ['id', 'created_at', 'updated_at'].includes(key)) || (key === 'next_cursor' && value !== null) ? 'a value' : value;
+  return {
+    headers: { etag: headers.get('etag'), 'content-type': headers.get('content-type'), 'ratelimit-limit': marked('ratelimit-limit'), 'ratelimit-remaining': marked('ratelimit-remaining'), 'ratelimit-reset': marked('ratelimit-reset'), 'x-request-id': marked('x-request-id') },
+    body: JSON.parse(JSON.stringify(parsed, perRequest)) as unknown,
+  };
+}
+
+/** Where two JSON values differ, as paths (keys in any order). */
+function differencesOf(a: unknown, b: unknown, path: string): string[] {
+  if (a === b) return [];
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+    return [`${path || '/'}: ${JSON.stringify(a)} against ${JSON.stringify(b)}`];
+  }
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].flatMap((k) => differencesOf((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}/${k}`));
 }
 
 type SideRuns = Record<string, Run[]> & { rss: number };
