@@ -3,11 +3,13 @@
  * them by hand on fastify and postgres.js, giving the service's answers (bench/floor.ts compares them
  * before the clock starts) with the same duties, and nothing else:
  *
- * - the API key authenticated with its owner's permissions (key permissions within the owner's roles,
- *   owner active, key neither revoked nor expired), the key's and the organization's rate-limit
- *   counters counted, the organization's base currency and configuration epoch read, all in ONE
- *   statement; the permission checked; 429 past the limit; RateLimit-* headers on every answer, ETag
- *   on a record, X-Request-Id;
+ * - the address's failed authentications read (over their limit: 429 and nothing else), the API key
+ *   authenticated with its owner's permissions (key permissions within the owner's roles, owner
+ *   active, key neither revoked nor expired), the key's and the organization's rate-limit counters
+ *   counted, the key's last use recorded once a minute, the organization's base currency and
+ *   configuration epoch read, all in ONE statement; a failed authentication counted against the
+ *   address; the permission checked; 429 past a limit; RateLimit-* headers on every answer, ETag on
+ *   a record, X-Request-Id;
  * - the organization's receivables workflow and its count of active members read once per epoch (the
  *   service caches them the same way), the document's available transitions judged by the project's
  *   one evaluator (src/services/workflow/transitions.ts: the rules are a duty, not overhead), money
@@ -37,6 +39,7 @@ import type { WorkflowDefinition } from '../src/services/workflow/types';
 
 const sql = postgres(process.env.DATABASE_URL!, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {}, prepare: true });
 const LIMIT = Number(process.env.MINIMAL_RATE_LIMIT ?? 1_000_000_000);
+const AUTH_FAILURES = Number(process.env.MINIMAL_AUTH_FAILURES ?? 20);
 const CURSOR_SECRET = process.env.CURSOR_SECRET ?? randomBytes(24).toString('hex');
 const KEY_RE = /^fk_([0-9a-f-]{36})_([A-Za-z0-9_-]{20,200})$/;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,9 +53,14 @@ const COUNTER = (name: string, key: string) => `${name} as (
   returning points, ceil(extract(epoch from expire - now()))::int as reset
 )`;
 
-/** Key, owner, permissions, organization's base currency and epoch, and both rate-limit counters: one statement. */
+/**
+ * The address's failed authentications read (over their limit: nothing else happens), then the key,
+ * its owner, permissions, the organization's base currency and epoch, both rate-limit counters
+ * counted and the key's last use recorded once a minute: one statement, one row whatever it finds.
+ */
 const AUTH = `
-with k as (
+with af as (select points from rate_limit_counters where key = 'minimal:authfail:' || $3 and expire > now()),
+k as (
   select k.organization_id, k.id, k.owner_member_id, o.base_currency, coalesce((select e.epoch from auth_epochs e where e.organization_id = k.organization_id), 0)::int as epoch,
     array(select p from unnest(k.permissions) p where p = any(array(
       select unnest(r.permissions) from member_roles mr join roles r on r.organization_id = mr.organization_id and r.id = mr.role_id
@@ -60,8 +68,18 @@ with k as (
   from api_keys k join members m on m.organization_id = k.organization_id and m.id = k.owner_member_id
     join organizations o on o.id = k.organization_id
   where k.id = $1 and k.secret_hash = $2 and k.revoked_at is null and (k.expires_at is null or k.expires_at > now()) and m.active
-), ${COUNTER('kc', `'minimal:key:' || k.id`)}, ${COUNTER('oc', `'minimal:org:' || k.organization_id`)}
-select k.*, kc.points as key_points, kc.reset as key_reset, oc.points as org_points, oc.reset as org_reset from k, kc, oc`;
+    and coalesce((select points from af), 0) < $4
+), ${COUNTER('kc', `'minimal:key:' || k.id`)}, ${COUNTER('oc', `'minimal:org:' || k.organization_id`)},
+t as (update api_keys u set last_used_at = now() from k where u.organization_id = k.organization_id and u.id = k.id
+  and (u.last_used_at is null or u.last_used_at <= now() - interval '1 minute') returning 1)
+select (select points from af) as address_points, k.*, kc.points as key_points, kc.reset as key_reset, oc.points as org_points, oc.reset as org_reset
+from (select 1) one left join k on true left join kc on true left join oc on true`;
+
+/** A failed authentication counted against the address. */
+const AUTH_FAILED = `insert into rate_limit_counters (key, points, expire) values ('minimal:authfail:' || $1, 1, now() + interval '1 minute')
+  on conflict (key) do update set
+    points = case when rate_limit_counters.expire <= now() then 1 else rate_limit_counters.points + 1 end,
+    expire = case when rate_limit_counters.expire <= now() then excluded.expire else rate_limit_counters.expire end`;
 
 /** Whether a customer of the organization is mapped to another company of an accepted group today. */
 const GROUP_COMPANY = (customerId: string) => `exists (select 1 from counterparty_mappings m
@@ -234,8 +252,13 @@ async function authenticate(req: FastifyRequest, reply: FastifyReply, permission
   const m = header?.startsWith('Bearer ') ? KEY_RE.exec(header.slice(7)) : null;
   if (!m) return void problem(reply, 401, 'unauthenticated');
   const secretHash = createHash('sha256').update(m[2]!).digest('hex');
-  const [p] = await sql.unsafe<Principal[]>(AUTH, [m[1]!, secretHash], { prepare: true });
-  if (!p) return void problem(reply, 401, 'unauthenticated');
+  const [found] = await sql.unsafe<(Principal & { address_points: number | null })[]>(AUTH, [m[1]!, secretHash, req.ip, AUTH_FAILURES], { prepare: true });
+  if ((found!.address_points ?? 0) >= AUTH_FAILURES) return void problem(reply, 429, 'rate_limited');
+  const p = found!.id === null ? undefined : found;
+  if (!p) {
+    await sql.unsafe(AUTH_FAILED, [req.ip], { prepare: true });
+    return void problem(reply, 401, 'unauthenticated');
+  }
   // The tightest of the two windows.
   const keyTighter = LIMIT - p.key_points <= LIMIT - p.org_points;
   reply.header('ratelimit-limit', String(LIMIT));
