@@ -44,12 +44,15 @@ const CURSOR_SECRET = process.env.CURSOR_SECRET ?? randomBytes(24).toString('hex
 const KEY_RE = /^fk_([0-9a-f-]{36})_([A-Za-z0-9_-]{20,200})$/;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A counter of one window: the count after this request and the seconds left in its window. */
-const COUNTER = (name: string, key: string) => `${name} as (
-  insert into rate_limit_counters (key, points, expire) select ${key}, 1, now() + interval '1 minute' from k
+/** One more point on a counter of one window (a window past its expiry starts again at 1); `rows`: the counter's key and expiry. */
+const UPSERT_COUNTER = (rows: string) => `insert into rate_limit_counters (key, points, expire) ${rows}
   on conflict (key) do update set
     points = case when rate_limit_counters.expire <= now() then 1 else rate_limit_counters.points + 1 end,
-    expire = case when rate_limit_counters.expire <= now() then excluded.expire else rate_limit_counters.expire end
+    expire = case when rate_limit_counters.expire <= now() then excluded.expire else rate_limit_counters.expire end`;
+
+/** A counter of the request's key or organization (`k`): the count after this request and the seconds left in its window. */
+const COUNTER = (name: string, key: string) => `${name} as (
+  ${UPSERT_COUNTER(`select ${key}, 1, now() + interval '1 minute' from k`)}
   returning points, ceil(extract(epoch from expire - now()))::int as reset
 )`;
 
@@ -76,10 +79,7 @@ select (select points from af) as address_points, k.*, kc.points as key_points, 
 from (select 1) one left join k on true left join kc on true left join oc on true`;
 
 /** A failed authentication counted against the address. */
-const AUTH_FAILED = `insert into rate_limit_counters (key, points, expire) values ('minimal:authfail:' || $1, 1, now() + interval '1 minute')
-  on conflict (key) do update set
-    points = case when rate_limit_counters.expire <= now() then 1 else rate_limit_counters.points + 1 end,
-    expire = case when rate_limit_counters.expire <= now() then excluded.expire else rate_limit_counters.expire end`;
+const AUTH_FAILED = UPSERT_COUNTER(`values ('minimal:authfail:' || $1, 1, now() + interval '1 minute')`);
 
 /** Whether a customer of the organization is mapped to another company of an accepted group today. */
 const GROUP_COMPANY = (customerId: string) => `exists (select 1 from counterparty_mappings m
