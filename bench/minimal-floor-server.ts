@@ -161,7 +161,6 @@ interface Principal {
 }
 
 interface Config {
-  epoch: number;
   einvoicing: boolean;
   def: WorkflowDefinition;
   soleMember: boolean;
